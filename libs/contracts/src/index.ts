@@ -1,0 +1,5 @@
+export * from './common';
+export * from './auth';
+export * from './services';
+export * from './remotes';
+export * from './paths';

@@ -1,0 +1,43 @@
+import type { MenuItem } from '@portal/contracts';
+
+/** A user's access-relevant facts, as carried by SessionUser or the JWT claims. */
+export interface AccessSubject {
+  roles: readonly string[];
+}
+
+/**
+ * True when the subject may enter something guarded by `allowed`:
+ * 'anonymous' lets anyone in, 'authenticated' any logged-in user, any other entry is a role.
+ */
+export function canAccess(subject: AccessSubject | null | undefined, allowed: readonly string[]): boolean {
+  if (allowed.length === 0 || allowed.includes('anonymous')) return true;
+  if (!subject) return false;
+  if (allowed.includes('authenticated') && subject.roles.includes('authenticated')) return true;
+  return allowed.some((role) => role !== 'authenticated' && subject.roles.includes(role));
+}
+
+/** Spec 03 "Header menu". */
+export const HEADER_MENU: MenuItem[] = [
+  { label: 'Home', path: '/', roles: ['anonymous'] },
+  { label: 'Requests', path: '/requests', roles: ['authenticated'] },
+  { label: 'Requests Admin', path: '/requests/admin', roles: ['admin', 'saviOperator'] },
+  { label: 'User Admin', path: '/services/admin', roles: ['admin'] },
+];
+
+/** Menus served by GET /admin/menu/{name}. */
+export const MENUS: Record<string, MenuItem[]> = { header: HEADER_MENU };
+
+/** Roles derived from a user's flags; every active user carries 'authenticated'. */
+export function rolesOf(flags: {
+  isAdmin: boolean;
+  ratesEditor: boolean;
+  saviOperator: boolean;
+  saviQC: boolean;
+}): string[] {
+  const roles = ['authenticated'];
+  if (flags.isAdmin) roles.push('admin');
+  if (flags.ratesEditor) roles.push('ratesEditor');
+  if (flags.saviOperator) roles.push('saviOperator');
+  if (flags.saviQC) roles.push('saviQC');
+  return roles;
+}

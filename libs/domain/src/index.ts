@@ -1,0 +1,4 @@
+export * from './texts';
+export * from './validation';
+export * from './access';
+export * from './references';

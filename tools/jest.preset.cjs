@@ -1,0 +1,25 @@
+// Shared Jest preset: SWC transpiles TypeScript (with TypeORM decorators), workspace libs resolve to
+// their TypeScript sources through the "source" export condition, so tests never need a prior build.
+const path = require('node:path');
+
+const swcOptions = {
+  jsc: {
+    parser: { syntax: 'typescript', tsx: true, decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+};
+
+module.exports = {
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
+  // ol, world-atlas-style packages ship ESM only; let SWC turn them into CommonJS for Jest.
+  transformIgnorePatterns: ['/node_modules/(?!(ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|topojson-client|geotiff)/)'],
+  testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
+  moduleNameMapper: {
+    '^@portal/(contracts|domain|db|server-kit|web-kit)$': path.join(__dirname, '..', 'libs/$1/src/index.ts'),
+    '\\.(css)$': path.join(__dirname, 'jest-style-stub.cjs'),
+  },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
