@@ -1,0 +1,59 @@
+import { join, isAbsolute } from 'node:path';
+import { findWorkspaceRoot } from './workspace';
+
+/** Settings every service shares; each service extends it with its own. */
+export interface BaseConfig {
+  serviceName: string;
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  logLevel: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** The portal's public URL (links in mails, CORS-free same-origin deployment). */
+  publicUrl: string;
+  /** Folder for runtime files (keys, mail drops, storage) — `var/` in the workspace by default. */
+  varDir: string;
+  jwtPublicKeyFile: string;
+  jwtPrivateKeyFile: string;
+  /** Cookie `Secure` flag; on by default in production. */
+  cookieSecure: boolean;
+  /** Lifetime of a session token. */
+  sessionTtlSeconds: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const bool = (v: string | undefined, fallback: boolean) =>
+  v === undefined || v === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+
+/** Reads an integer setting, failing loudly on a malformed one rather than starting half-configured. */
+export function intFromEnv(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`Setting ${name} must be a non-negative integer, got '${raw}'`);
+  return n;
+}
+
+/** Typed base configuration from the environment, with local defaults that work on a developer machine. */
+export function loadBaseConfig(serviceName: string, defaultPort: number, env: Env = process.env): BaseConfig {
+  const root = findWorkspaceRoot();
+  const varDir = env.VAR_DIR ? (isAbsolute(env.VAR_DIR) ? env.VAR_DIR : join(root, env.VAR_DIR)) : join(root, 'var');
+  const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+  return {
+    serviceName,
+    env: nodeEnv,
+    host: env.HOST ?? '127.0.0.1',
+    port: intFromEnv(env, 'PORT', defaultPort),
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    publicUrl: (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/$/, ''),
+    varDir,
+    jwtPublicKeyFile: env.JWT_PUBLIC_KEY_FILE ?? join(varDir, 'keys', 'jwt-public.pem'),
+    jwtPrivateKeyFile: env.JWT_PRIVATE_KEY_FILE ?? join(varDir, 'keys', 'jwt-private.pem'),
+    cookieSecure: bool(env.COOKIE_SECURE, nodeEnv === 'production'),
+    sessionTtlSeconds: intFromEnv(env, 'SESSION_TTL_SECONDS', 8 * 3600),
+  };
+}

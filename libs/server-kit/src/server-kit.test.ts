@@ -1,0 +1,141 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import { SESSION_COOKIE } from '@portal/contracts';
+import { createServiceApp } from './app';
+import { authPlugin, revokeSessionsBefore } from './auth';
+import { loadBaseConfig } from './config';
+import { AttemptLimiter, rateLimitPlugin } from './rate-limit';
+import { registerHealth } from './health';
+import { createRedis } from './redis';
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
+const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'server-kit-test');
+const config = { ...loadBaseConfig('test-service', 0), logLevel: 'silent' };
+const claims = (roles: string[]) => ({ sub: randomUUID(), email: 'a@b.co.za', name: 'A', roles, groupId: null, claimsUser: false });
+
+async function build(withPrivateKey = true) {
+  const app = createServiceApp(config);
+  await app.register(authPlugin, { publicKey, privateKey: withPrivateKey ? privateKey : undefined, redis, cookieSecure: false, sessionTtlSeconds: 60 });
+  await app.register(rateLimitPlugin, { redis });
+  app.post('/login', async (request, reply) => {
+    await app.issueSession(reply, (request.body as { claims: ReturnType<typeof claims> }).claims);
+    return { ok: true };
+  });
+  app.get('/me', { preHandler: app.authenticate }, async (request) => ({ sub: request.user.sub }));
+  app.get('/admin', { preHandler: app.requireRoles('admin') }, async () => ({ ok: true }));
+  app.post('/typed', { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }), s: Type.String() }) } }, async () => ({ ok: true }));
+  app.get('/boom', async () => {
+    throw new Error('secret internals');
+  });
+  app.get('/limited', { config: { rateLimit: { max: 2, timeWindow: 60_000, keyGenerator: () => `t-${randomKey}` } } }, async () => ({ ok: true }));
+  registerHealth(app, 'test-service', { redis: () => redis.ping(), broken: async () => Promise.reject(new Error('down')) });
+  await app.ready();
+  return app;
+}
+const randomKey = randomUUID();
+
+afterAll(async () => {
+  await redis.quit();
+});
+
+describe('session auth', () => {
+  it('issues an RS256 HttpOnly cookie that authenticates later requests', async () => {
+    const app = await build();
+    const c = claims(['authenticated']);
+    const login = await app.inject({ method: 'POST', url: '/login', payload: { claims: c } });
+    const cookie = login.cookies.find((k) => k.name === SESSION_COOKIE);
+    expect(cookie?.httpOnly).toBe(true);
+    expect(JSON.parse(Buffer.from(cookie!.value.split('.')[0], 'base64url').toString()).alg).toBe('RS256');
+    const me = await app.inject({ url: '/me', cookies: { [SESSION_COOKIE]: cookie!.value } });
+    expect(me.json()).toEqual({ sub: c.sub });
+    await app.close();
+  });
+
+  it('refuses missing, forged and revoked sessions with 401, wrong roles with 403', async () => {
+    const app = await build();
+    const c = claims(['authenticated']);
+    const cookie = (await app.inject({ method: 'POST', url: '/login', payload: { claims: c } })).cookies[0].value;
+    expect((await app.inject({ url: '/me' })).statusCode).toBe(401);
+    const [h, p] = cookie.split('.');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), roles: ['admin'] })).toString('base64url');
+    expect((await app.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: `${h}.${forgedPayload}.${cookie.split('.')[2]}` } })).statusCode).toBe(401);
+    const forbidden = await app.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: cookie } });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+    await revokeSessionsBefore(redis, c.sub, new Date(), 60);
+    expect((await app.inject({ url: '/me', cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(401);
+    // A session issued after the revocation works again.
+    const fresh = (await app.inject({ method: 'POST', url: '/login', payload: { claims: c } })).cookies[0].value;
+    expect((await app.inject({ url: '/me', cookies: { [SESSION_COOKIE]: fresh } })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('a verify-only service accepts sessions but cannot issue them', async () => {
+    const identity = await build(true);
+    const other = await build(false);
+    const cookie = (await identity.inject({ method: 'POST', url: '/login', payload: { claims: claims(['authenticated', 'admin']) } })).cookies[0].value;
+    expect((await other.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(200);
+    expect((await other.inject({ method: 'POST', url: '/login', payload: { claims: claims([]) } })).statusCode).toBe(500);
+    await Promise.all([identity.close(), other.close()]);
+  });
+});
+
+describe('errors and validation', () => {
+  it('answers bad input with a 400 naming every problem', async () => {
+    const app = await build();
+    const res = await app.inject({ method: 'POST', url: '/typed', payload: { n: 0 } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.error).toBe('Bad Request');
+    expect(body.messages).toHaveLength(2);
+    expect(body.message).toMatch(/must be >= 1/);
+    expect(body.requestId).toBe(res.headers['x-request-id']);
+    const bad = await app.inject({ method: 'POST', url: '/typed', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    expect(bad.statusCode).toBe(400);
+    await app.close();
+  });
+
+  it('never echoes a 5xx message and gives JSON 404s', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toMatch(/secret internals/);
+    expect((await app.inject({ url: '/nowhere' })).json()).toMatchObject({ statusCode: 404 });
+    await app.close();
+  });
+});
+
+describe('rate limits and readiness', () => {
+  it('limits per IP through Redis with a clear 429', async () => {
+    const app = await build();
+    expect((await app.inject({ url: '/limited' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/limited' })).statusCode).toBe(200);
+    const third = await app.inject({ url: '/limited' });
+    expect(third.statusCode).toBe(429);
+    expect(third.json().message).toMatch(/Too many attempts/);
+    await app.close();
+  });
+
+  it('limits attempts per subject', async () => {
+    const limiter = new AttemptLimiter(redis, `test-${randomUUID()}`, 2, 60);
+    await limiter.hit('x@y.co.za');
+    await limiter.hit('x@y.co.za');
+    await expect(limiter.hit('x@y.co.za')).rejects.toMatchObject({ statusCode: 429 });
+    await limiter.hit('other@y.co.za');
+    await limiter.reset('x@y.co.za');
+    await limiter.hit('x@y.co.za');
+  });
+
+  it('reports readiness per dependency', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/ready' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().checks).toEqual({ redis: 'ok', broken: 'failed: down' });
+    expect((await app.inject({ url: '/health' })).json().status).toBe('ok');
+    await app.close();
+  });
+});
