@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BaseConfig } from './config';
 import { installErrorHandling } from './errors';
 
-export type ServiceApp = FastifyInstance & { withTypeProvider: FastifyInstance['withTypeProvider'] };
+/** A Fastify instance whose routes take their types from TypeBox schemas. Route modules accept this. */
+export type TypedFastify = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** Turns a plain instance (e.g. a plugin scope) into a typed one. */
+export const typed = (app: FastifyInstance): TypedFastify => app.withTypeProvider<TypeBoxTypeProvider>();
 
 /** Pino options shared by every service: secrets never reach the logs. */
 export function loggerOptions(config: Pick<BaseConfig, 'logLevel' | 'serviceName'>): FastifyServerOptions['logger'] {
