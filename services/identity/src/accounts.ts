@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { GroupEntity, ServiceEntity, UserEntity } from '@portal/db';
+import { type GroupEntity, ServiceEntity, UserEntity } from '@portal/db';
 import type { Service, SessionClaims, SessionUser } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
 

@@ -4,11 +4,11 @@ import { type LatLng } from './geo';
 export type LonLatBbox = readonly [west: number, south: number, east: number, north: number];
 
 /**
- * Mainland South Africa with Lesotho and eSwatini inside it (Natural Earth extent, rounded outwards).
- * A box, not the outline: markers may land in Namibia, Botswana or the sea near the corners, which is
- * fine for a decorative not-found map.
+ * Mainland South Africa, which encloses Lesotho and eSwatini (Natural Earth extent rounded outwards;
+ * the Prince Edward Islands far to the south-east are left out). A box, not the outline: markers may
+ * land in a neighbour or the sea near the corners, which is fine for a decorative not-found map.
  */
-export const SOUTH_AFRICA_BBOX: LonLatBbox = [16.45, -34.84, 32.9, -22.12];
+export const SOUTH_AFRICA_BBOX: LonLatBbox = [16.44, -34.84, 32.89, -22.14];
 
 /** A uniformly random point inside `bbox`. `random` is injectable so tests are deterministic. */
 export function randomPointInBbox(bbox: LonLatBbox, random: () => number = Math.random): LatLng {

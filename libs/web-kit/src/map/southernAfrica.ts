@@ -23,7 +23,9 @@ export type CountriesTopology = Topology<{ countries: GeometryCollection<{ name?
  * Southern African countries from a world-atlas `countries-*.json` topology as GeoJSON (EPSG:4326).
  * Filtering the topology's geometries before converting keeps the conversion to 7 of ~240 countries.
  */
-export function selectSouthernAfrica(topology: CountriesTopology): FeatureCollection<Geometry, CountryProperties> {
+export function selectSouthernAfrica(
+  topology: CountriesTopology,
+): FeatureCollection<Geometry, CountryProperties> {
   const countries = topology.objects.countries;
   const selected = countries.geometries.filter((geometry) =>
     SOUTHERN_AFRICA_COUNTRY_IDS.has(Number(geometry.id)),
