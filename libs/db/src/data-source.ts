@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DataSourceOptions {
+  /**
+   * Log every SQL statement. Off by default: failed queries reach the caller as errors anyway, and an
+   * expected one (a duplicate e-mail at registration) is not worth a log line.
+   */
+  logging?: boolean;
+}
+
+/**
+ * A TypeORM DataSource on the portal database; call `initialize()` before use. The schema is owned by the
+ * migrations: `synchronize` is always off and TypeORM never installs extensions on its own.
+ */
+export function createDataSource(url: string, opts: DataSourceOptions = {}): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    // Entities' uuid defaults read as gen_random_uuid() (built into PostgreSQL 13+), like the migrations.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    logging: opts.logging ?? false,
+  });
+}

@@ -1,0 +1,30 @@
+import { AuditRecordEntity } from './audit-record.entity';
+import { GroupServiceEntity } from './group-service.entity';
+import { GroupEntity } from './group.entity';
+import { PasswordResetTokenEntity } from './password-reset-token.entity';
+import { ServiceEntity } from './service.entity';
+import { UserServiceEntity } from './user-service.entity';
+import { UserEntity } from './user.entity';
+
+export * from './transformers';
+export {
+  AuditRecordEntity,
+  GroupEntity,
+  GroupServiceEntity,
+  PasswordResetTokenEntity,
+  ServiceEntity,
+  UserEntity,
+  UserServiceEntity,
+};
+export { PASSWORD_RESET_PURPOSES, type PasswordResetPurpose } from './password-reset-token.entity';
+
+/** Every entity of the data layer, as classes (no globs: works from TypeScript sources and from dist/). */
+export const ENTITIES = [
+  UserEntity,
+  GroupEntity,
+  ServiceEntity,
+  UserServiceEntity,
+  GroupServiceEntity,
+  PasswordResetTokenEntity,
+  AuditRecordEntity,
+];

@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+
+export * from './entities';
+export { MIGRATIONS, Initial1763700000000 } from './migrations';
+export { createDataSource, type DataSourceOptions } from './data-source';
+export {
+  DEFAULT_DATABASE_URL,
+  databaseName,
+  dropDatabase,
+  ensureDatabase,
+  redactUrl,
+  withDatabase,
+} from './database';
+export { hashPassword, verifyPassword, passwordNeedsRehash, PASSWORD_HASH_OPTIONS } from './passwords';
+export { seed, DEMO_ACCOUNTS, DEMO_PASSWORD, type SeedCounts, type SeedSummary } from './seed';
+export { runMigrations } from './migrate';
+export { createTestDatabase, DEFAULT_TEST_DATABASE_ADMIN_URL, type TestDatabase } from './testing';

@@ -1,0 +1,66 @@
+import { createTestDatabase, type TestDatabase } from './testing';
+import { requireExtensions } from './migrations/extensions';
+import { type QueryRunner } from 'typeorm';
+
+const IDENTITY_TABLES = [
+  'audit_records',
+  'group_services',
+  'groups',
+  'password_reset_tokens',
+  'services',
+  'user_services',
+  'users',
+];
+
+describe('migrations', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db?.drop());
+
+  const identityTables = async () =>
+    (
+      await db.dataSource.query<{ table_name: string }[]>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'identity' ORDER BY table_name`,
+      )
+    ).map((row) => row.table_name);
+
+  it('creates the identity schema and the extensions', async () => {
+    expect(await identityTables()).toEqual(IDENTITY_TABLES);
+    const extensions = await db.dataSource.query<{ extname: string }[]>('SELECT extname FROM pg_extension');
+    expect(extensions.map((row) => row.extname)).toEqual(expect.arrayContaining(['postgis', 'pg_trgm']));
+  });
+
+  it('matches the entities exactly (TypeORM would change nothing)', async () => {
+    const pending = await db.dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+  });
+
+  it('goes down and up again', async () => {
+    await db.dataSource.undoLastMigration({ transaction: 'all' });
+    expect(await identityTables()).toEqual([]);
+    const [{ exists }] = await db.dataSource.query<{ exists: boolean }[]>(
+      `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'identity') AS exists`,
+    );
+    expect(exists).toBe(false);
+
+    const applied = await db.dataSource.runMigrations({ transaction: 'all' });
+    expect(applied.map((migration) => migration.name)).toEqual(['Initial1763700000000']);
+    expect(await identityTables()).toEqual(IDENTITY_TABLES);
+    expect(await db.dataSource.showMigrations()).toBe(false);
+  });
+});
+
+describe('requireExtensions', () => {
+  it('says how to install a missing PostGIS', async () => {
+    const queryRunner = {
+      query: async (sql: string) =>
+        sql.startsWith('SHOW') ? [{ server_version_num: '150020' }] : [{ name: 'pg_trgm' }],
+    } as unknown as QueryRunner;
+    await expect(requireExtensions(queryRunner, ['postgis', 'pg_trgm'])).rejects.toThrow(
+      'PostGIS is not installed: apt-get install postgresql-15-postgis-3',
+    );
+  });
+});

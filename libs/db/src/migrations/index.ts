@@ -1,0 +1,6 @@
+import { Initial1763700000000 } from './1763700000000-Initial';
+
+export { Initial1763700000000 };
+
+/** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
+export const MIGRATIONS = [Initial1763700000000];

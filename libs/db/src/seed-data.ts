@@ -1,0 +1,196 @@
+import type { ServiceConfig, ServiceIdentifier } from '@portal/contracts';
+import type { GroupEntity } from './entities/group.entity';
+import type { ServiceEntity } from './entities/service.entity';
+import type { UserEntity } from './entities/user.entity';
+
+/** The password of every demo account. Demo data only: never seed a production database. */
+export const DEMO_PASSWORD = 'Portal-demo-2026';
+
+/** Spec 01 §9 map defaults (South Africa), the same for every service. */
+const SOUTH_AFRICA: ServiceConfig = { country: 'ZA', centre: { lat: -28.96642, lng: 24.181142 }, zoom: 6 };
+
+type ServiceSeed = Pick<
+  ServiceEntity,
+  'identifier' | 'name' | 'description' | 'url' | 'image' | 'active' | 'config'
+>;
+
+const service = (identifier: ServiceIdentifier, name: string, description: string): ServiceSeed => ({
+  identifier,
+  name,
+  description,
+  url: `/${identifier}`,
+  image: `/assets/services/${identifier}.svg`,
+  active: true,
+  config: SOUTH_AFRICA,
+});
+
+export const SEED_SERVICES: ServiceSeed[] = [
+  service(
+    'avs',
+    'AVS',
+    'Address Validation Service: finds, validates and standardises South African street addresses and the land parcels they belong to.',
+  ),
+  service(
+    'iris',
+    'IRiS',
+    'Property imagery and risk reports: aerial photographs with crime, flood, fire-service, elevation and soil risk for any address.',
+  ),
+  service(
+    'savi',
+    'SAVi',
+    'Remote valuation: replacement value estimates and building-size calculations from aerial imagery, without a site visit.',
+  ),
+  service(
+    'spatialkey',
+    'SpatialKey',
+    'Mapping service: explore properties, parcels and portfolio exposure on an interactive map of South Africa.',
+  ),
+];
+
+type GroupSeed = Pick<
+  GroupEntity,
+  | 'name'
+  | 'code'
+  | 'active'
+  | 'includeVAT'
+  | 'includeProfessionalFee'
+  | 'professionalFeePercentage'
+  | 'doubleVolumePercent'
+  | 'extraField'
+  | 'reportNameFormat'
+  | 'references'
+  | 'claimsReferences'
+> & { services: ServiceIdentifier[] };
+
+/**
+ * Reference entries in the spec 01 §3 list format: [label, key, position, required, regex, message, hidden?].
+ * The last KMI entry is hidden (7 items ending in true): the request form must drop it.
+ */
+export const SEED_GROUPS: GroupSeed[] = [
+  {
+    name: 'Karoo Mutual Insurance',
+    code: 'KMI',
+    active: true,
+    includeVAT: true,
+    includeProfessionalFee: true,
+    professionalFeePercentage: 12.5,
+    doubleVolumePercent: 15,
+    extraField: 'Betterments',
+    reportNameFormat: '',
+    references: [
+      [
+        'Policy Number',
+        'POLICY_NUMBER',
+        0,
+        true,
+        '^[A-Z]{2}[0-9]{6}$',
+        'Policy number must be two letters followed by six digits, e.g. KM123456',
+      ],
+      ['Broker Name', 'BROKER_NAME', 1, false, '', ''],
+      ['Underwriting Batch', 'UNDERWRITING_BATCH', 2, false, '', '', true],
+    ],
+    claimsReferences: [
+      ['Claim Number', 'CLAIM_NUMBER', 0, true, '^CLM[0-9]{6}$', 'Claim number must look like CLM123456'],
+      ['Assessor Name', 'ASSESSOR_NAME', 1, false, '', ''],
+    ],
+    services: ['savi', 'iris', 'avs', 'spatialkey'],
+  },
+  {
+    name: 'Highveld Valuers',
+    code: 'HVV',
+    active: true,
+    includeVAT: true,
+    includeProfessionalFee: false,
+    professionalFeePercentage: 10,
+    doubleVolumePercent: 0,
+    extraField: 'Betterments',
+    reportNameFormat: '',
+    references: [
+      [
+        'Valuation Reference',
+        'VALUATION_REFERENCE',
+        0,
+        true,
+        '^HV-[0-9]{5}$',
+        'Valuation reference must look like HV-12345',
+      ],
+      ['Client Name', 'CLIENT_NAME', 1, false, '', ''],
+    ],
+    claimsReferences: [],
+    services: ['savi', 'iris'],
+  },
+  {
+    name: 'Portal Operations',
+    code: 'OPS',
+    active: true,
+    includeVAT: false,
+    includeProfessionalFee: false,
+    professionalFeePercentage: 0,
+    doubleVolumePercent: 0,
+    extraField: 'Betterments',
+    reportNameFormat: '',
+    references: [['Job Number', 'JOB_NUMBER', 0, false, '', '']],
+    claimsReferences: [],
+    services: ['avs', 'iris', 'savi', 'spatialkey'],
+  },
+];
+
+type UserFlags = Pick<
+  UserEntity,
+  | 'isAdmin'
+  | 'saviOperator'
+  | 'saviQC'
+  | 'ratesEditor'
+  | 'claimsUser'
+  | 'includeIds'
+  | 'includeAll'
+  | 'active'
+>;
+
+export type UserSeed = Pick<UserEntity, 'name' | 'email' | 'avsServiceUrl'> &
+  UserFlags & { groupCode: string; role: string };
+
+const NO_FLAGS: UserFlags = {
+  isAdmin: false,
+  saviOperator: false,
+  saviQC: false,
+  ratesEditor: false,
+  claimsUser: false,
+  includeIds: false,
+  includeAll: false,
+  active: true,
+};
+
+const user = (
+  name: string,
+  email: string,
+  groupCode: string,
+  role: string,
+  flags: Partial<UserFlags> = {},
+): UserSeed => ({ name, email, groupCode, role, avsServiceUrl: '', ...NO_FLAGS, ...flags });
+
+/** One account per role. Portal staff are in OPS, the customer's people in KMI. */
+export const SEED_USERS: UserSeed[] = [
+  user('Thandiwe Nkosi', 'admin@portal.test', 'OPS', 'administrator', { isAdmin: true, includeIds: true }),
+  user('Pieter van der Merwe', 'operator@portal.test', 'OPS', 'SAVi operator', { saviOperator: true }),
+  user('Ayesha Patel', 'qc@portal.test', 'OPS', 'SAVi quality control', { saviQC: true }),
+  user('Sipho Dlamini', 'rates@portal.test', 'KMI', 'rates editor', { ratesEditor: true }),
+  user('Lerato Mokoena', 'claims@portal.test', 'KMI', 'claims user (claims references)', {
+    claimsUser: true,
+  }),
+  user('Johan Botha', 'user@portal.test', 'KMI', 'plain user'),
+  user('Nomvula Khumalo', 'inactive@portal.test', 'KMI', 'inactive account (login refused)', {
+    active: false,
+  }),
+];
+
+/** The e-mail of the demo administrator, who is also the admin of every demo group. */
+export const DEMO_ADMIN_EMAIL = 'admin@portal.test';
+
+/** For the start script to print: who to log in as (all with DEMO_PASSWORD). */
+export const DEMO_ACCOUNTS: ReadonlyArray<{ email: string; role: string }> = SEED_USERS.map(
+  ({ email, role }) => ({
+    email,
+    role,
+  }),
+);
