@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type * as Db from '@portal/db';
+import { ROOT } from '../../scripts/lib/processes.mjs';
+
+/** What the global setup started, for the tests: written to HARNESS_FILE, read with `harness()`. */
+export interface Harness {
+  /** The gateway of this run, e.g. http://localhost:40123 (also the tests' baseURL). */
+  baseURL: string;
+  /** Where identity writes this run's mails (one JSON file per message). */
+  mailDir: string;
+  /** This run's runtime folder (var/e2e-<run>): mails, and the services' logs in logs/. */
+  runDir: string;
+  /** The throwaway, migrated and seeded database of this run. */
+  databaseUrl: string;
+  /** The processes to stop at the end. */
+  pids: number[];
+  demoAccounts: ReadonlyArray<{ email: string; role: string }>;
+  demoPassword: string;
+}
+
+export const HARNESS_FILE = join(ROOT, 'var', 'e2e-harness.json');
+
+/** Set by the global setup; Playwright hands it to the workers, where the config reads it as baseURL. */
+export const BASE_URL_ENV = 'PORTAL_E2E_BASE_URL';
+
+let loaded: Harness | undefined;
+
+export function harness(): Harness {
+  loaded ??= JSON.parse(readFileSync(HARNESS_FILE, 'utf8')) as Harness;
+  return loaded;
+}
+
+/** libs/db as built: its TypeORM entities need SWC's decorator metadata, which Playwright's transform lacks. */
+export const loadDb = () => createRequire(import.meta.url)(join(ROOT, 'libs/db/dist/index.js')) as typeof Db;

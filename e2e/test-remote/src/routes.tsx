@@ -1,0 +1,7 @@
+import type { RouteObject } from 'react-router';
+import { TestRemotePage } from './TestRemotePage';
+
+/** What the shell patches into its router when /test-remote is first visited. */
+export const routes: RouteObject[] = [{ path: '/test-remote', Component: TestRemotePage }];
+
+export default routes;

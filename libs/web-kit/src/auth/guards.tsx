@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation, useNavigation } from 'react-router';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import { canAccess } from '@portal/domain';
+import { useCurrentUser } from './useCurrentUser';
+
+/** Router state the portal passes along: where to go back to after logging in. */
+export interface ReturnToState {
+  from?: { pathname: string; search?: string; hash?: string };
+}
+
+/** The earlier URL kept in the location state, or '/'. */
+export function useReturnTo(): string {
+  const { state } = useLocation() as { state: ReturnToState | null };
+  const from = state?.from;
+  return from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/';
+}
+
+/** Shown while the session is being asked about. */
+export function SessionPending() {
+  return (
+    <Box sx={{ maxWidth: 320, mx: 'auto', py: 8 }}>
+      <LinearProgress aria-label="Checking your session" />
+    </Box>
+  );
+}
+
+/**
+ * Lets the user in when they hold one of `roles` ('authenticated' for any logged-in user, 'anonymous'
+ * for anyone; see canAccess); everyone else goes to '/' (spec 03 §2). A UI courtesy: the services
+ * enforce the same roles.
+ */
+export function RequireRole({ roles, children }: { roles: readonly string[]; children: ReactNode }) {
+  const { user, isLoading } = useCurrentUser();
+  const navigation = useNavigation();
+  if (isLoading) return <SessionPending />;
+  if (!canAccess(user, roles)) {
+    // A user who loses access while the app is already going elsewhere (log-out, or a 401 going to the
+    // login page) is not sent to '/' as well: that would cancel the other navigation.
+    return navigation.state === 'idle' ? <Navigate to="/" replace /> : <SessionPending />;
+  }
+  return children;
+}
+
+/**
+ * The account pages are refused to a logged-in user (spec 01 §2), who goes back to the page they came
+ * from, or '/'. So a successful login lands on the earlier URL from here.
+ */
+export function RequireAnonymous({ children }: { children: ReactNode }) {
+  const { user, isLoading } = useCurrentUser();
+  const returnTo = useReturnTo();
+  if (isLoading) return <SessionPending />;
+  if (user) return <Navigate to={returnTo} replace />;
+  return children;
+}

@@ -1,0 +1,377 @@
+#!/usr/bin/env node
+// Gets a machine ready to build, run and test the portal, doing only what is missing: npm dependencies,
+// PostgreSQL with PostGIS, Redis, Chromium (for browser tests), the session key pair, the build, and the
+// migrated and seeded database. On Debian as root it starts or installs what it needs; anywhere else it
+// stops with the exact thing to install or start.
+//
+//   node scripts/prepare.mjs [--browser] [--test-remote]   everything (+ Chromium, + the e2e test remote)
+//   node scripts/prepare.mjs --only-migrate | --only-seed   just the database step (npm run db:migrate|db:seed)
+import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { databaseUrl, jwtKeyFiles, redisUrl } from './lib/settings.mjs';
+import {
+  bin,
+  canConnect,
+  capture,
+  commandExists,
+  hostAndPort,
+  isLocalHost,
+  isRoot,
+  NX_ENV,
+  ROOT,
+  run,
+  waitFor,
+} from './lib/system.mjs';
+
+/** A step that cannot be done here; its message says what the person has to do instead. */
+export class PrepareError extends Error {}
+
+const say = (line) => console.log(`[prepare] ${line}`);
+const show = (path) => relative(ROOT, path) || '.';
+const redact = (url) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+
+const CHROMIUM = '/usr/bin/chromium';
+const DEJAVU_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+
+/** `apt-get install`, when this machine has apt and we are root; `apt-get update` runs once, first. */
+function createApt() {
+  let updated = false;
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  return async function aptInstall(packages, problem) {
+    const list = packages.join(' ');
+    if (!commandExists('apt-get')) {
+      throw new PrepareError(
+        `${problem}, and this machine has no apt-get: install ${list} (or your system's equivalent), then run again.`,
+      );
+    }
+    if (!isRoot())
+      throw new PrepareError(
+        `${problem}. Install it as root, then run again: sudo apt-get update && sudo apt-get install -y ${list}`,
+      );
+    if (!updated) {
+      say('apt: apt-get update');
+      if ((await run('apt-get', ['update'], { env })).code !== 0)
+        throw new PrepareError('`apt-get update` failed (output above).');
+      updated = true;
+    }
+    say(`apt: installing ${list} (${problem})`);
+    const { code } = await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env });
+    if (code !== 0) throw new PrepareError(`apt-get could not install ${list} (output above).`);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// npm dependencies
+
+async function ensureNpmDependencies() {
+  const installedLock = `${ROOT}/node_modules/.package-lock.json`;
+  const lock = `${ROOT}/package-lock.json`;
+  if (existsSync(installedLock) && statSync(installedLock).mtimeMs >= statSync(lock).mtimeMs) {
+    say('npm dependencies: installed, up to date with package-lock.json');
+    return;
+  }
+  say(
+    `npm dependencies: ${existsSync(installedLock) ? 'package-lock.json changed' : 'not installed'}, running npm ci`,
+  );
+  let lockOutOfSync = false;
+  const ci = await run('npm', ['ci', '--no-audit', '--no-fund'], {
+    onLine: (line) => {
+      if (line.includes('are in sync')) lockOutOfSync = true;
+    },
+  });
+  if (ci.code === 0) return say('npm dependencies: installed');
+  if (!lockOutOfSync) throw new PrepareError('`npm ci` failed (output above).');
+  // npm ci refuses a lock file that does not list every optional platform package, which happens when
+  // the registry a lock was made against lacks some; `npm install` resolves the same versions from it.
+  say(
+    'npm dependencies: npm ci refused package-lock.json (out of sync with package.json); installing the locked versions with npm install --no-save',
+  );
+  if ((await run('npm', ['install', '--no-save', '--no-audit', '--no-fund'])).code !== 0) {
+    throw new PrepareError('`npm install` failed (output above).');
+  }
+  say('npm dependencies: installed (refresh package-lock.json with `npm install` so that npm ci accepts it)');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// PostgreSQL + PostGIS
+
+/** The same server and login as DATABASE_URL, on the maintenance database (which always exists). */
+function maintenanceUrl(url) {
+  const parsed = new URL(url);
+  parsed.pathname = '/postgres';
+  return parsed.toString();
+}
+
+function psql(url, sql) {
+  const result = spawnSync('psql', [url, '-tAc', sql], {
+    encoding: 'utf8',
+    env: { ...process.env, PGCONNECT_TIMEOUT: '5' },
+  });
+  return { ok: result.status === 0, out: (result.stdout ?? '').trim(), err: (result.stderr ?? '').trim() };
+}
+
+/** Local clusters from Debian's pg_lsclusters: version, name, port and where their pg_hba.conf is. */
+function localClusters() {
+  return (capture('pg_lsclusters', ['-h']) ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [version, name, port] = line.trim().split(/\s+/);
+      return {
+        version,
+        name,
+        port: Number(port),
+        hbaFile: `/etc/postgresql/${version}/${name}/pg_hba.conf`,
+      };
+    });
+}
+
+async function startLocalPostgres(host, port, aptInstall) {
+  let installedNow = false;
+  if (!commandExists('pg_ctlcluster')) {
+    await aptInstall(['postgresql'], `PostgreSQL is not running on port ${port} and not installed`);
+    installedNow = true;
+  }
+  const cluster = localClusters().find((c) => c.port === port);
+  if (!cluster) {
+    throw new PrepareError(
+      `PostgreSQL is installed but has no cluster on port ${port}: create one (as root: pg_createcluster <version> main --port ${port} --start) or point DATABASE_URL at a running server.`,
+    );
+  }
+  const id = `${cluster.version}/${cluster.name}`;
+  if (!isRoot())
+    throw new PrepareError(
+      `PostgreSQL cluster ${id} is stopped. Start it: sudo pg_ctlcluster ${cluster.version} ${cluster.name} start`,
+    );
+  say(`PostgreSQL: starting cluster ${id} on port ${port}`);
+  await run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'start']);
+  if (!(await waitFor(() => canConnect(host, port), 30_000))) {
+    throw new PrepareError(
+      `PostgreSQL cluster ${id} did not start: see /var/log/postgresql/postgresql-${cluster.version}-${cluster.name}.log`,
+    );
+  }
+  return { cluster, installedNow };
+}
+
+/**
+ * A cluster this script just installed only lets `postgres` in over TCP with a password. The services use
+ * postgres://postgres@127.0.0.1 (no password), so such a fresh cluster trusts local TCP connections.
+ */
+async function trustLocalConnections(cluster) {
+  const hba = readFileSync(cluster.hbaFile, 'utf8');
+  const rules =
+    '# Added by scripts/prepare.mjs: the portal connects as postgres over local TCP without a password.\n' +
+    'host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n';
+  writeFileSync(cluster.hbaFile, rules + hba);
+  await run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'reload']);
+  say(
+    `PostgreSQL: cluster ${cluster.version}/${cluster.name} now trusts local TCP connections (${cluster.hbaFile})`,
+  );
+}
+
+async function ensurePostgres(aptInstall) {
+  const url = databaseUrl();
+  const { host, port } = hostAndPort(url, 5432);
+  const where = `${host}:${port}`;
+  let started;
+  if (await canConnect(host, port)) {
+    say(`PostgreSQL: reachable at ${where}`);
+  } else {
+    if (!isLocalHost(host))
+      throw new PrepareError(
+        `PostgreSQL is not reachable at ${where} (DATABASE_URL): start that server, or unset DATABASE_URL to use a local one.`,
+      );
+    started = await startLocalPostgres(host, port, aptInstall);
+  }
+
+  if (!commandExists('psql')) {
+    say('PostgreSQL: psql not found, login and PostGIS checks skipped (the migration reports what is wrong)');
+    return;
+  }
+  const maintenance = maintenanceUrl(url);
+  let login = psql(maintenance, 'select 1');
+  if (!login.ok && started?.installedNow && /password/i.test(login.err)) {
+    await trustLocalConnections(started.cluster);
+    login = psql(maintenance, 'select 1');
+  }
+  if (!login.ok) {
+    throw new PrepareError(
+      `PostgreSQL at ${where} refused the login of ${redact(url)}: ${login.err.split('\n')[0]}\n` +
+        '  Set DATABASE_URL to a user that may create databases (postgres://user:password@host:port/portal), ' +
+        'or allow local trust for postgres in pg_hba.conf.',
+    );
+  }
+
+  const postgisAvailable = () =>
+    psql(maintenance, "select 1 from pg_available_extensions where name='postgis'").out === '1';
+  if (postgisAvailable()) {
+    say('PostGIS: available');
+    return;
+  }
+  const major = Math.floor(Number(psql(maintenance, 'show server_version_num').out) / 10000);
+  const postgisPackage = `postgresql-${major}-postgis-3`;
+  if (!isLocalHost(host))
+    throw new PrepareError(
+      `PostGIS is not installed on the PostgreSQL server at ${where}: install PostGIS 3 there (Debian: ${postgisPackage}).`,
+    );
+  await aptInstall([postgisPackage], `PostGIS is missing from PostgreSQL ${major}`);
+  if (!postgisAvailable())
+    throw new PrepareError(
+      `PostGIS is still not available after installing ${postgisPackage}: is the server at ${where} PostgreSQL ${major}?`,
+    );
+  say('PostGIS: installed');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Redis, Chromium, keys
+
+async function ensureRedis(aptInstall) {
+  const { host, port } = hostAndPort(redisUrl(), 6379);
+  const where = `${host}:${port}`;
+  if (await canConnect(host, port)) return say(`Redis: reachable at ${where}`);
+  if (!isLocalHost(host))
+    throw new PrepareError(
+      `Redis is not reachable at ${where} (REDIS_URL): start that server, or unset REDIS_URL to use a local one.`,
+    );
+  if (!commandExists('redis-server'))
+    await aptInstall(['redis-server'], `Redis is not running on port ${port} and not installed`);
+  say(
+    `Redis: starting redis-server on port ${port} (no persistence: Redis holds nothing that cannot be rebuilt)`,
+  );
+  await run('redis-server', [
+    '--daemonize',
+    'yes',
+    '--bind',
+    '127.0.0.1',
+    '-::1',
+    '--port',
+    String(port),
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
+  if (!(await waitFor(() => canConnect(host, port), 15_000))) {
+    throw new PrepareError(
+      `redis-server did not start on port ${port}: start it yourself (redis-server --port ${port}) and run again.`,
+    );
+  }
+}
+
+async function ensureChromium(aptInstall) {
+  const missing = [
+    ...(existsSync(CHROMIUM) ? [] : ['chromium']),
+    ...(existsSync(DEJAVU_FONT) ? [] : ['fonts-dejavu-core']),
+  ];
+  if (missing.length === 0) return say(`Chromium: ${CHROMIUM} with DejaVu fonts`);
+  await aptInstall(missing, 'Chromium and its fonts are needed for the browser tests');
+  if (!existsSync(CHROMIUM))
+    throw new PrepareError(`${CHROMIUM} is still missing after installing chromium.`);
+}
+
+function ensureJwtKeys() {
+  const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
+  if (existsSync(privateKeyFile) && existsSync(publicKeyFile)) {
+    return say(`JWT keys: ${show(privateKeyFile)}, ${show(publicKeyFile)}`);
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  mkdirSync(dirname(privateKeyFile), { recursive: true });
+  mkdirSync(dirname(publicKeyFile), { recursive: true });
+  writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
+  writeFileSync(publicKeyFile, publicKey);
+  say(`JWT keys: created ${show(privateKeyFile)}, ${show(publicKeyFile)} (RSA 2048)`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Build and database
+
+async function build({ testRemote }) {
+  say('build: nx run-many -t build (libraries, services, shell, remotes; cached when unchanged)');
+  const { code } = await run(bin('nx'), ['run-many', '-t', 'build', '--outputStyle=stream'], { env: NX_ENV });
+  if (code !== 0) throw new PrepareError('The build failed (output above).');
+  if (!testRemote) return;
+  const config = 'e2e/test-remote/webpack.config.cjs';
+  if (!existsSync(`${ROOT}/${config}`))
+    throw new PrepareError(`${config} is missing: the browser tests need the test remote.`);
+  say(`build: e2e test remote (webpack -c ${config})`);
+  if ((await run(bin('webpack'), ['-c', config])).code !== 0)
+    throw new PrepareError('The build of the e2e test remote failed (output above).');
+}
+
+async function buildDatabaseLibrary() {
+  say('build: @portal/db (for its migrate/seed command)');
+  const { code } = await run(bin('nx'), ['run', '@portal/db:build', '--outputStyle=stream'], { env: NX_ENV });
+  if (code !== 0) throw new PrepareError('The build of @portal/db failed (output above).');
+}
+
+/** node libs/db/dist/cli.js migrate | seed | migrate-and-seed on DATABASE_URL (it creates the database). */
+async function runDatabaseCommand(command) {
+  const url = databaseUrl();
+  say(`database: ${command} ${redact(url)}`);
+  const { code } = await run(process.execPath, ['libs/db/dist/cli.js', command], {
+    env: { DATABASE_URL: url },
+  });
+  if (code !== 0) throw new PrepareError(`Database ${command} failed (output above).`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Everything `npm start` needs; `browser` adds Chromium (browser tests, benchmarks) and `testRemote` the
+ * e2e test remote's build.
+ */
+export async function prepare({ browser = false, testRemote = false } = {}) {
+  const started = Date.now();
+  const aptInstall = createApt();
+  await ensureNpmDependencies();
+  await ensurePostgres(aptInstall);
+  await ensureRedis(aptInstall);
+  if (browser) await ensureChromium(aptInstall);
+  ensureJwtKeys();
+  await build({ testRemote });
+  await runDatabaseCommand('migrate-and-seed');
+  say(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+/** Just one database command (npm run db:migrate / db:seed), with what it needs. */
+export async function prepareDatabase(command) {
+  await ensureNpmDependencies();
+  await ensurePostgres(createApt());
+  await buildDatabaseLibrary();
+  await runDatabaseCommand(command);
+}
+
+/** Runs `work`, turning a PrepareError into its message and exit code 1. */
+export async function exitOnPrepareError(work) {
+  try {
+    await work();
+  } catch (err) {
+    if (!(err instanceof PrepareError)) throw err;
+    console.error(`\n[prepare] stopped: ${err.message}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const FLAGS = ['--browser', '--test-remote', '--only-migrate', '--only-seed'];
+  const args = process.argv.slice(2);
+  const unknown = args.filter((arg) => !FLAGS.includes(arg));
+  if (unknown.length > 0) {
+    console.error(
+      `Unknown option ${unknown.join(' ')}. Usage: node scripts/prepare.mjs [${FLAGS.join('] [')}]`,
+    );
+    process.exit(2);
+  }
+  await exitOnPrepareError(() => {
+    if (args.includes('--only-migrate')) return prepareDatabase('migrate');
+    if (args.includes('--only-seed')) return prepareDatabase('seed');
+    return prepare({ browser: args.includes('--browser'), testRemote: args.includes('--test-remote') });
+  });
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// npm start: prepares the machine (scripts/prepare.mjs), then runs the portal's processes and keeps them
+// running until Ctrl-C. Ports: GATEWAY_PORT (8080), IDENTITY_PORT (3001).
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { exitOnPrepareError, prepare } from './prepare.mjs';
+import { mailDir, portalProcesses, startProcess, stopProcesses, waitUntilReady } from './lib/processes.mjs';
+import { varDir } from './lib/settings.mjs';
+import { canConnect, ROOT } from './lib/system.mjs';
+
+const port = (name, fallback) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0 || value > 65535) {
+    console.error(`${name} must be a port number, got '${process.env[name]}'.`);
+    process.exit(2);
+  }
+  return value;
+};
+
+const gatewayPort = port('GATEWAY_PORT', 8080);
+const identityPort = port('IDENTITY_PORT', 3001);
+
+await exitOnPrepareError(() => prepare());
+
+const table = portalProcesses({ gatewayPort, identityPort });
+for (const { name, port: busy } of table) {
+  if (await canConnect('127.0.0.1', busy)) {
+    console.error(
+      `\nPort ${busy} (${name}) is already in use: is the portal already running? Stop it, or choose other ports ` +
+        `with GATEWAY_PORT / IDENTITY_PORT.`,
+    );
+    process.exit(1);
+  }
+}
+
+const running = table.map((spec) => startProcess(spec));
+let stopping = false;
+
+async function stop(exitCode) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping the portal…');
+  await stopProcesses(running);
+  process.exit(exitCode);
+}
+
+// Ctrl-C reaches the children too (same process group); SIGTERM (e.g. from a supervisor) only us.
+process.on('SIGINT', () => stop(130));
+process.on('SIGTERM', () => stop(143));
+
+// A process that dies on its own takes the portal down with a message, rather than leaving it half up.
+for (const service of running) {
+  service.exited.then((code) => {
+    if (stopping) return;
+    console.error(`\n${service.spec.name} stopped unexpectedly (exit code ${code}).`);
+    void stop(1);
+  });
+}
+
+try {
+  await Promise.all(running.map((service) => waitUntilReady(service)));
+} catch (err) {
+  console.error(`\n${err.message}`);
+  await stop(1);
+}
+
+const { DEMO_ACCOUNTS, DEMO_PASSWORD } = createRequire(import.meta.url)(join(ROOT, 'libs/db/dist/index.js'));
+const url = `http://localhost:${gatewayPort}`;
+console.log(
+  [
+    '',
+    `  The portal is running at ${url}`,
+    '',
+    `  Demo accounts (password ${DEMO_PASSWORD}):`,
+    ...DEMO_ACCOUNTS.map(({ email, role }) => `    ${email.padEnd(26)} ${role}`),
+    '',
+    `  Password-reset mails land in ${relative(ROOT, mailDir(varDir()))}/ (one JSON file per message, link included).`,
+    '  Ctrl-C stops the portal.',
+    '',
+  ].join('\n'),
+);

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// npm test [-- --only=unit | --only=e2e]: prepares the machine like `npm start` (plus Chromium and the e2e
+// test remote), then type-checks, lints, runs the Jest suites and the Playwright suite, each with its
+// output live, and ends with a summary whose last line reads `N passed, N failed`.
+//
+// Counting: tests, where the runner reports them (Jest's summary lines, Playwright's JSON report); a step
+// that fails without a failing test (type errors, lint, a runner that crashed) counts as one failure, and
+// a passing step without tests (type-check and lint) as one pass.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { exitOnPrepareError, prepare } from './prepare.mjs';
+import { bin, NX_ENV, ROOT, run } from './lib/system.mjs';
+
+const GROUPS = ['unit', 'e2e'];
+const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));
+const only = onlyArg?.slice('--only='.length);
+const unknownArgs = process.argv.slice(2).filter((arg) => arg !== onlyArg);
+if (unknownArgs.length > 0 || (only !== undefined && !GROUPS.includes(only))) {
+  console.error(`Usage: npm test [-- --only=${GROUPS.join('|')}]`);
+  process.exit(2);
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g; // eslint-disable-line no-control-regex
+const countOf = (text, word) => Number(new RegExp(`(\\d+) ${word}`).exec(text)?.[1] ?? 0);
+
+/** Adds up Jest's per-project summary lines: "Tests:       1 failed, 2 skipped, 45 passed, 48 total". */
+function jestCounter() {
+  let passed = 0;
+  let failed = 0;
+  let seen = false;
+  return {
+    onLine(line) {
+      const summary = /Tests:\s+(.*\d+ total)/.exec(line.replace(ANSI, ''));
+      if (!summary) return;
+      seen = true;
+      passed += countOf(summary[1], 'passed');
+      failed += countOf(summary[1], 'failed');
+    },
+    counts: () => (seen ? { passed, failed } : undefined),
+  };
+}
+
+const PLAYWRIGHT_REPORT = join(ROOT, 'var', 'e2e-results.json');
+
+/** Playwright's JSON report: expected = passed, flaky = passed on retry, unexpected = failed. */
+function playwrightCounter() {
+  rmSync(PLAYWRIGHT_REPORT, { force: true });
+  return {
+    counts() {
+      if (!existsSync(PLAYWRIGHT_REPORT)) return undefined;
+      const { stats } = JSON.parse(readFileSync(PLAYWRIGHT_REPORT, 'utf8'));
+      return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+    },
+  };
+}
+
+const STEPS = [
+  {
+    name: 'type-check and lint',
+    group: 'unit',
+    command: bin('nx'),
+    args: ['run-many', '-t', 'typecheck', 'lint', '--outputStyle=stream'],
+    env: NX_ENV,
+  },
+  {
+    name: 'unit and integration tests (Jest)',
+    group: 'unit',
+    // The e2e project's `test` target is the Playwright suite: it runs as its own step below.
+    command: bin('nx'),
+    args: ['run-many', '-t', 'test', '--exclude=@portal/e2e', '--outputStyle=stream'],
+    env: NX_ENV,
+    counter: jestCounter,
+  },
+  {
+    name: 'browser tests (Playwright)',
+    group: 'e2e',
+    command: bin('playwright'),
+    args: ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_REPORT },
+    counter: playwrightCounter,
+  },
+].filter((step) => !only || step.group === only);
+
+const wantsBrowser = STEPS.some((step) => step.group === 'e2e');
+await exitOnPrepareError(() => prepare({ browser: wantsBrowser, testRemote: wantsBrowser }));
+
+// Colours survive the pipe that lets this script read the summaries, when a person is watching.
+const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
+const results = [];
+for (const step of STEPS) {
+  console.log(
+    `\n[test] ${step.name}: ${[step.command.replace(`${ROOT}/node_modules/.bin/`, ''), ...step.args].join(' ')}\n`,
+  );
+  const counter = step.counter?.();
+  const started = Date.now();
+  const { code } = await run(step.command, step.args, {
+    env: { ...colour, ...step.env },
+    onLine: counter?.onLine,
+  });
+  const counts = counter?.counts() ?? { passed: 0, failed: 0 };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  if (code === 0 && counts.passed === 0 && !step.counter) counts.passed = 1;
+  results.push({ name: step.name, ok: code === 0, counts, seconds: (Date.now() - started) / 1000 });
+}
+
+const passed = results.reduce((sum, r) => sum + r.counts.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.counts.failed, 0);
+console.log('\n[test] Summary');
+for (const r of results) {
+  const counts = `${r.counts.passed} passed, ${r.counts.failed} failed`;
+  console.log(
+    `  ${r.ok ? 'ok    ' : 'FAILED'}  ${r.name.padEnd(36)} ${counts.padEnd(24)} ${r.seconds.toFixed(0).padStart(4)} s`,
+  );
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);

@@ -1,0 +1,422 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadGatewayConfig, type GatewayConfig } from './config';
+import type { Route } from './route-table';
+import { IMMUTABLE, REVALIDATE } from './static-files';
+
+/** A stand-in service: a real HTTP server that answers every request with what it received. */
+async function startUpstream(service: string): Promise<{ app: FastifyInstance; url: string }> {
+  const app = Fastify();
+  app.all('/*', async (request, reply) => {
+    if (request.url.startsWith('/api/v1.0/login'))
+      reply.header('set-cookie', 'portal_session=from-upstream; Path=/; HttpOnly');
+    return {
+      service,
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body,
+      padding: 'x'.repeat(4096),
+    };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+/** A port nothing listens on: a service that is down. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const root = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+const shellDist = join(root, 'shell', 'dist');
+const remoteDist = join(root, 'remote-a', 'dist');
+const remotesFile = join(root, 'remotes.json');
+
+const REMOTES = [
+  { name: 'remoteA', entry: '/remotes/remoteA/remoteEntry.js', routes: ['/a'], dist: 'remote-a/dist' },
+  {
+    name: 'remoteGone',
+    entry: '/remotes/remoteGone/remoteEntry.js',
+    routes: ['/gone'],
+    dist: 'remote-gone/dist',
+  },
+];
+
+function writeRemotes(remotes: unknown[]) {
+  writeFileSync(remotesFile, JSON.stringify({ remotes }));
+}
+
+let identity: { app: FastifyInstance; url: string };
+let locator: { app: FastifyInstance; url: string };
+let config: GatewayConfig;
+
+beforeAll(async () => {
+  mkdirSync(join(shellDist, 'assets'), { recursive: true });
+  writeFileSync(
+    join(shellDist, 'index.html'),
+    '<!doctype html><title>Property portal</title><div id="root"></div>',
+  );
+  writeFileSync(
+    join(shellDist, 'main.0123abcd.js'),
+    `console.log(${JSON.stringify('shell '.repeat(1000))});`,
+  );
+  writeFileSync(join(shellDist, 'mf-manifest.json'), '{}');
+  mkdirSync(remoteDist, { recursive: true });
+  writeFileSync(join(remoteDist, 'remoteEntry.js'), 'var remoteA;');
+  writeFileSync(join(remoteDist, '812.89abcdef.js'), 'chunk();');
+  writeRemotes(REMOTES);
+  identity = await startUpstream('identity');
+  locator = await startUpstream('locator');
+  const defaults = loadGatewayConfig({});
+  config = {
+    ...defaults,
+    logLevel: 'silent',
+    workspaceRoot: root,
+    shellDist,
+    remotesFile,
+    serviceUrls: { ...defaults.serviceUrls, identity: identity.url, locator: locator.url },
+  };
+});
+
+afterAll(async () => {
+  await identity.app.close();
+  await locator.app.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function gateway(overrides: Partial<GatewayConfig> = {}, routes?: Route[]) {
+  const app = buildApp({ ...config, ...overrides }, { routes });
+  await app.ready();
+  return app;
+}
+
+describe('proxying by the route table', () => {
+  it("sends identity's paths to identity, keeping path, query, body and cookies both ways", async () => {
+    const app = await gateway();
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/login?next=%2Fhome',
+      payload: { email: 'a@b.co.za', password: 'secret' },
+      headers: { cookie: 'portal_session=abc', 'x-forwarded-for': '6.6.6.6', 'x-request-id': 'req-1' },
+      remoteAddress: '10.1.2.3',
+    });
+    expect(answer.statusCode).toBe(200);
+    const seen = answer.json();
+    expect(seen).toMatchObject({ service: 'identity', method: 'POST', url: '/api/v1.0/login?next=%2Fhome' });
+    expect(seen.body).toEqual({ email: 'a@b.co.za', password: 'secret' });
+    expect(seen.headers).toMatchObject({
+      cookie: 'portal_session=abc',
+      // The client's own X-Forwarded-For is not believed: the gateway is the edge.
+      'x-forwarded-for': '10.1.2.3',
+      'x-forwarded-proto': 'http',
+      'x-request-id': 'req-1',
+    });
+    expect(answer.headers['set-cookie']).toContain('portal_session=from-upstream');
+    expect(answer.headers['x-request-id']).toBe('req-1');
+    await app.close();
+  });
+
+  it('answers the exact /api/v1.0/services itself and leaves the paths below it unrouted', async () => {
+    const app = await gateway();
+    expect((await app.inject('/api/v1.0/services')).json()).toMatchObject({ service: 'identity' });
+    const below = await app.inject('/api/v1.0/services/all');
+    expect(below.statusCode).toBe(404);
+    await app.close();
+  });
+
+  it('routes by the longest matching prefix', async () => {
+    const app = await gateway({}, [
+      { prefix: '/api/things', service: 'identity' },
+      { prefix: '/api/things/special', service: 'locator' },
+    ]);
+    expect((await app.inject('/api/things/1')).json().service).toBe('identity');
+    expect((await app.inject('/api/things/special/1')).json().service).toBe('locator');
+    expect((await app.inject('/api/thingsx')).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it('answers a JSON 404 in the one error shape for an API path no service owns', async () => {
+    const app = await gateway();
+    for (const method of ['GET', 'POST'] as const) {
+      const answer = await app.inject({
+        method,
+        url: '/api/v1.0/nothing-here?x=1',
+        headers: { accept: 'text/html' },
+      });
+      expect(answer.statusCode).toBe(404);
+      expect(answer.headers['content-type']).toMatch(/application\/json/);
+      expect(answer.json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `No route for ${method} /api/v1.0/nothing-here`,
+        requestId: answer.headers['x-request-id'],
+      });
+    }
+    await app.close();
+  });
+
+  it('answers a JSON 502 naming the service when it is down', async () => {
+    const app = await gateway({
+      serviceUrls: { ...config.serviceUrls, identity: `http://127.0.0.1:${await closedPort()}` },
+    });
+    const answer = await app.inject('/api/v1.0/loggedin');
+    expect(answer.statusCode).toBe(502);
+    expect(answer.json()).toEqual({
+      statusCode: 502,
+      error: 'Bad Gateway',
+      message: 'The identity service is not available right now. Please try again shortly.',
+      requestId: answer.headers['x-request-id'],
+    });
+    await app.close();
+  });
+
+  it('tunnels websocket upgrades on entries marked websocket, and refuses them elsewhere', async () => {
+    const seen: { url?: string; cookie?: string } = {};
+    const upstreamSockets: Duplex[] = [];
+    // A bare websocket server: completes the handshake and sends one text frame.
+    const upstream: Server = createServer((_request, response) => response.end());
+    upstream.on('upgrade', (request, socket: Duplex) => {
+      upstreamSockets.push(socket);
+      seen.url = request.url;
+      seen.cookie = request.headers.cookie;
+      const accept = createHash('sha1')
+        .update(`${request.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+      );
+      const text = Buffer.from('hello through the gateway');
+      socket.write(Buffer.concat([Buffer.from([0x81, text.length]), text]));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const app = await gateway({ serviceUrls: { ...config.serviceUrls, requests: upstreamUrl } }, [
+      { prefix: '/socket', service: 'requests', websocket: true },
+      { prefix: '/api/plain', service: 'identity' },
+    ]);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+
+    const upgrade = (path: string) =>
+      new Promise<{ status: number; received: string }>((resolve, reject) => {
+        const request = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path,
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-key': randomBytes(16).toString('base64'),
+            'sec-websocket-version': '13',
+            cookie: 'portal_session=abc',
+          },
+        });
+        request.on('upgrade', (response, socket) => {
+          let received = '';
+          socket.on('data', (chunk: Buffer) => {
+            received += chunk.toString('latin1');
+            if (received.includes('hello through the gateway')) {
+              socket.destroy();
+              resolve({ status: response.statusCode ?? 0, received });
+            }
+          });
+        });
+        request.on('response', (response) => resolve({ status: response.statusCode ?? 0, received: '' }));
+        request.on('error', reject);
+        request.end();
+      });
+
+    const tunnelled = await upgrade('/socket/live?room=7');
+    expect(tunnelled.status).toBe(101);
+    expect(tunnelled.received).toContain('hello through the gateway');
+    expect(seen).toEqual({ url: '/socket/live?room=7', cookie: 'portal_session=abc' });
+    expect((await upgrade('/api/plain/x')).status).toBe(404);
+
+    await app.close();
+    // The bare server does not answer close frames: end its sockets rather than wait for the ws timeout.
+    upstreamSockets.forEach((socket) => socket.destroy());
+    await new Promise((resolve) => upstream.close(resolve));
+  });
+});
+
+describe('/remotes.json', () => {
+  it('lists the remotes without their dist folders, never cached', async () => {
+    const app = await gateway();
+    const answer = await app.inject('/remotes.json');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expect(answer.json()).toEqual({
+      remotes: [
+        { name: 'remoteA', entry: '/remotes/remoteA/remoteEntry.js', routes: ['/a'] },
+        { name: 'remoteGone', entry: '/remotes/remoteGone/remoteEntry.js', routes: ['/gone'] },
+      ],
+    });
+    await app.close();
+  });
+
+  it('re-reads the file when it changes, and keeps the last good list while it is invalid', async () => {
+    const app = await gateway();
+    expect((await app.inject('/remotes.json')).json().remotes).toHaveLength(2);
+    const bumpMtime = () => {
+      const later = new Date(statSync(remotesFile).mtimeMs + 2000);
+      utimesSync(remotesFile, later, later);
+    };
+    try {
+      writeRemotes([
+        {
+          name: 'moved',
+          entry: 'http://cdn.example/moved/mf-manifest.json',
+          routes: ['/m'],
+          roles: ['admin'],
+          authenticated: true,
+        },
+      ]);
+      bumpMtime();
+      expect((await app.inject('/remotes.json')).json()).toEqual({
+        remotes: [
+          {
+            name: 'moved',
+            entry: 'http://cdn.example/moved/mf-manifest.json',
+            routes: ['/m'],
+            roles: ['admin'],
+            authenticated: true,
+          },
+        ],
+      });
+      writeFileSync(remotesFile, '{ "remotes": [ half-written');
+      bumpMtime();
+      expect((await app.inject('/remotes.json')).json().remotes[0].name).toBe('moved');
+    } finally {
+      writeRemotes(REMOTES);
+      bumpMtime();
+      await app.close();
+    }
+  });
+
+  it("serves a remote's files from its dist folder, with the cache rules of the shell", async () => {
+    const app = await gateway();
+    const entry = await app.inject('/remotes/remoteA/remoteEntry.js');
+    expect(entry.statusCode).toBe(200);
+    expect(entry.body).toBe('var remoteA;');
+    expect(entry.headers['cache-control']).toBe(REVALIDATE);
+    expect((await app.inject('/remotes/remoteA/812.89abcdef.js')).headers['cache-control']).toBe(IMMUTABLE);
+    for (const missing of [
+      '/remotes/remoteA/nope.js',
+      '/remotes/remoteGone/remoteEntry.js',
+      '/remotes/unknown/remoteEntry.js',
+    ]) {
+      const answer = await app.inject(missing);
+      expect([missing, answer.statusCode]).toEqual([missing, 404]);
+      expect(answer.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    }
+    expect((await app.inject('/remotes/remoteA/..%2F..%2Fremotes.json')).statusCode).not.toBe(200);
+    await app.close();
+  });
+});
+
+describe('the shell', () => {
+  it('serves index.html at / and for page loads of client-side routes, never cached', async () => {
+    const app = await gateway();
+    for (const url of ['/', '/requests/admin/queue', '/services/admin/users/someone@example.co.za']) {
+      const answer = await app.inject({ url, headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect([url, answer.statusCode]).toEqual([url, 200]);
+      expect(answer.body).toContain('<title>Property portal</title>');
+      expect(answer.headers['cache-control']).toBe(REVALIDATE);
+    }
+    await app.close();
+  });
+
+  it('serves content-hashed files as immutable and the manifest as no-cache', async () => {
+    const app = await gateway();
+    const script = await app.inject('/main.0123abcd.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['cache-control']).toBe(IMMUTABLE);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect((await app.inject('/mf-manifest.json')).headers['cache-control']).toBe(REVALIDATE);
+    await app.close();
+  });
+
+  it('answers 404 (not the page) for a missing file or a non-page request', async () => {
+    const app = await gateway();
+    expect(
+      (await app.inject({ url: '/missing.0123abcd.js', headers: { accept: 'text/html' } })).statusCode,
+    ).toBe(404);
+    const json = await app.inject({ url: '/no/such/thing', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    await app.close();
+  });
+
+  it('reports readiness by the shell build, and the services for information', async () => {
+    const ready = await gateway();
+    const answer = await ready.inject('/ready');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({
+      status: 'ok',
+      service: 'gateway',
+      checks: { shell: 'ok', 'identity (info)': 'ok' },
+    });
+    await ready.close();
+
+    const unbuilt = await gateway({
+      shellDist: join(root, 'not-built'),
+      serviceUrls: { ...config.serviceUrls, identity: `http://127.0.0.1:${await closedPort()}` },
+    });
+    const notReady = await unbuilt.inject('/ready');
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json().checks['identity (info)']).toBe('unavailable: ECONNREFUSED');
+    const page = await unbuilt.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(503);
+    expect(page.json().message).toMatch(/not built yet/);
+    expect((await unbuilt.inject('/health')).json()).toEqual({ status: 'ok', service: 'gateway' });
+    await unbuilt.close();
+  });
+});
+
+describe('security headers and compression', () => {
+  it('sends the content security policy and the other helmet headers on pages and API answers', async () => {
+    const app = await gateway({ cspExtraOrigins: ['https://tiles.example'] });
+    for (const url of ['/', '/api/v1.0/loggedin']) {
+      const answer = await app.inject({ url, headers: { accept: 'text/html' } });
+      const csp = String(answer.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+      expect(csp).toContain("img-src 'self' data: blob: https://tiles.example");
+      expect(csp).toContain("connect-src 'self' ws: wss: https://tiles.example");
+      expect(csp).toContain("worker-src 'self' blob:");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(answer.headers['referrer-policy']).toBe('no-referrer');
+    }
+    await app.close();
+  });
+
+  it('compresses static files with brotli and proxied JSON with gzip', async () => {
+    const app = await gateway();
+    const script = await app.inject({ url: '/main.0123abcd.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(script.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(script.rawPayload).toString()).toContain('shell shell');
+    const json = await app.inject({ url: '/api/v1.0/users/me', headers: { 'accept-encoding': 'gzip' } });
+    expect(json.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(json.rawPayload).toString())).toMatchObject({
+      service: 'identity',
+      url: '/api/v1.0/users/me',
+    });
+    await app.close();
+  });
+});

@@ -1,0 +1,40 @@
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import { createServiceApp } from '@portal/server-kit';
+import type { GatewayConfig } from './config';
+import { registerHealth } from './health';
+import proxy from './proxy';
+import { registerRemotes, RemotesFile } from './remotes';
+import { ROUTES, type Route } from './route-table';
+import { helmetOptions } from './security';
+import { registerShell } from './static-files';
+
+export interface GatewayDeps {
+  /** The routing table; tests pass their own, the portal uses ROUTES. */
+  routes?: readonly Route[];
+}
+
+/**
+ * The one portal URL: security headers and compression on everything, the services' paths proxied by
+ * the route table, /remotes.json and the remotes' bundles, and the shell for every other page.
+ */
+export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
+  const routes = deps.routes ?? ROUTES;
+  const app = createServiceApp(config, { trustProxy: config.trustProxy });
+
+  // Registered first so their hooks cover every route below, proxied answers included.
+  app.register(helmet, helmetOptions(config.cspExtraOrigins));
+  app.register(compress, { global: true, encodings: ['br', 'gzip'] });
+
+  app.register(proxy, {
+    routes,
+    serviceUrls: config.serviceUrls,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+  });
+  app.register(async (scope) => {
+    await registerShell(scope, config.shellDist);
+    registerRemotes(scope, new RemotesFile(config.remotesFile, config.workspaceRoot, scope.log));
+  });
+  registerHealth(app, config, routes);
+  return app;
+}

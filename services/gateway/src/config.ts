@@ -1,0 +1,62 @@
+import { isAbsolute, join } from 'node:path';
+import { findWorkspaceRoot, intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
+
+type Env = Record<string, string | undefined>;
+
+/** Every back-end service the gateway can route to, with its conventional local port (docs/conventions.md). */
+export const SERVICE_PORTS = {
+  identity: 3001,
+  locator: 3002,
+  reportbuilder: 3003,
+  requests: 3004,
+  'services-admin': 3005,
+  iris: 3006,
+  'avs-editor': 3007,
+} as const;
+
+export type ServiceName = keyof typeof SERVICE_PORTS;
+
+/** `services-admin` -> `SERVICES_ADMIN_URL`: the setting that moves a service elsewhere. */
+export const serviceUrlSetting = (service: ServiceName) => `${service.toUpperCase().replace(/-/g, '_')}_URL`;
+
+export interface GatewayConfig extends BaseConfig {
+  workspaceRoot: string;
+  /** The built shell (index.html, remote-independent assets). */
+  shellDist: string;
+  /** The JSON file behind /remotes.json; re-read whenever it changes. */
+  remotesFile: string;
+  /** Base URL of each service, e.g. http://127.0.0.1:3001. */
+  serviceUrls: Record<ServiceName, string>;
+  /** How long to wait for an upstream's answer headers before giving up with a 502. */
+  upstreamTimeoutMs: number;
+  /**
+   * Whether a proxy in front of the gateway (TLS terminator, load balancer) sets X-Forwarded-*.
+   * Off by default: the gateway is the edge, so a client's own X-Forwarded-For must not be believed.
+   */
+  trustProxy: boolean;
+  /** Extra origins for images and fetches, e.g. an outside tile or imagery server. */
+  cspExtraOrigins: string[];
+}
+
+const fromRoot = (root: string, path: string) => (isAbsolute(path) ? path : join(root, path));
+
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  const base = loadBaseConfig('gateway', 8080, env);
+  const workspaceRoot = findWorkspaceRoot();
+  const serviceUrls = Object.fromEntries(
+    (Object.keys(SERVICE_PORTS) as ServiceName[]).map((service) => [
+      service,
+      (env[serviceUrlSetting(service)] || `http://127.0.0.1:${SERVICE_PORTS[service]}`).replace(/\/$/, ''),
+    ]),
+  ) as Record<ServiceName, string>;
+  return {
+    ...base,
+    workspaceRoot,
+    shellDist: fromRoot(workspaceRoot, env.SHELL_DIST || 'shell/dist'),
+    remotesFile: fromRoot(workspaceRoot, env.GATEWAY_REMOTES_FILE || 'config/remotes.json'),
+    serviceUrls,
+    upstreamTimeoutMs: intFromEnv(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 60_000),
+    trustProxy: ['1', 'true', 'yes', 'on'].includes((env.GATEWAY_TRUST_PROXY ?? '').toLowerCase()),
+    cspExtraOrigins: (env.GATEWAY_CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
+  };
+}

@@ -1,0 +1,71 @@
+import { matchRoute, proxyMountPaths, ROUTES, type Route } from './route-table';
+
+const table: Route[] = [
+  { prefix: '/api/things', service: 'identity' },
+  { prefix: '/api/things/special', service: 'locator' },
+  { prefix: '/api/things/special/exact', service: 'iris', exact: true },
+  { prefix: '/api/folder/', service: 'requests' },
+  { prefix: '/socket', service: 'requests', websocket: true },
+];
+
+const serviceOf = (url: string, routes: readonly Route[] = table) => matchRoute(routes, url)?.service;
+
+describe('matchRoute', () => {
+  it('picks the longest matching prefix', () => {
+    expect(serviceOf('/api/things')).toBe('identity');
+    expect(serviceOf('/api/things/1')).toBe('identity');
+    expect(serviceOf('/api/things/special')).toBe('locator');
+    expect(serviceOf('/api/things/special/2?x=1')).toBe('locator');
+    expect(serviceOf('/api/things/special/exact')).toBe('iris');
+  });
+
+  it('matches whole path segments only', () => {
+    expect(serviceOf('/api/thingsx')).toBeUndefined();
+    expect(serviceOf('/api/things/specialist')).toBe('identity');
+  });
+
+  it('gives the paths below an exact entry to the next shorter prefix', () => {
+    expect(serviceOf('/api/things/special/exact/below')).toBe('locator');
+  });
+
+  it('matches only the paths below a prefix that ends in a slash', () => {
+    expect(serviceOf('/api/folder/a')).toBe('requests');
+    expect(serviceOf('/api/folder')).toBeUndefined();
+  });
+
+  it('ignores the query string', () => {
+    expect(serviceOf('/api/things?/api/things/special')).toBe('identity');
+  });
+});
+
+describe('the portal table', () => {
+  it('sends the account, session, menu and audit paths to identity', () => {
+    for (const url of [
+      '/api/v1.0/users/me',
+      '/api/v1.0/loggedin',
+      '/api/v1.0/login',
+      '/api/v1.0/register',
+      '/api/v1.0/logout',
+      '/api/v1.0/forgot-password',
+      '/api/v1.0/reset/abc123',
+      '/api/v1.0/passwordreset',
+      '/api/v1.0/passwordresetcb',
+      '/admin/menu/header',
+      '/api/v1.0/audit/',
+      '/api/v1.0/services',
+    ]) {
+      expect([url, serviceOf(url, ROUTES)]).toEqual([url, 'identity']);
+    }
+  });
+
+  it('keeps /api/v1.0/services/* for services-admin (not in the table yet)', () => {
+    expect(serviceOf('/api/v1.0/services/all', ROUTES)).toBeUndefined();
+  });
+});
+
+describe('proxyMountPaths', () => {
+  it('mounts all of /api and each entry outside it', () => {
+    expect(proxyMountPaths(table).sort()).toEqual(['/api', '/api/*', '/socket', '/socket/*']);
+    expect(proxyMountPaths(ROUTES).sort()).toEqual(['/admin/menu/*', '/api', '/api/*']);
+  });
+});

@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../tools/jest.preset.cjs'),
+  // jsdom with Node's fetch API (see the file).
+  testEnvironment: require.resolve('../libs/web-kit/jest.environment.cjs'),
+  displayName: '@portal/shell',
+};

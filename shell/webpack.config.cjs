@@ -1,0 +1,37 @@
+// The shell: Module Federation host with no static remotes (they come from /remotes.json at run time).
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ModuleFederationPlugin } = require('../tools/webpack.federation.cjs');
+const { createWebConfig } = require('../tools/webpack.common.cjs');
+const { shared } = require('../tools/mf-shared.cjs');
+
+module.exports = (_env, argv) =>
+  createWebConfig(
+    {
+      name: 'shell',
+      projectDir: __dirname,
+      entry: { main: './src/index.ts' },
+      publicDir: 'public',
+      plugins: [
+        new ModuleFederationPlugin({
+          name: 'shell',
+          // Load a shared module from whoever already loaded it, instead of fetching every remote entry
+          // at start-up to compare versions: one dead remote must not hang the portal.
+          shareStrategy: 'loaded-first',
+          shared,
+          // A host: no types to publish, no manifest to describe it.
+          dts: false,
+          manifest: false,
+          // Browser only: leave the Node script loader out of the federation runtime.
+          experiments: { optimization: { target: 'web' } },
+        }),
+        new HtmlWebpackPlugin({
+          template: './src/index.html',
+          // Absolute: the page is served for every client-side route (/auth/login, /reset/x, ...).
+          publicPath: '/',
+          // main.js has no hash in its name (see tools/webpack.common.cjs): bust caches with a query.
+          hash: true,
+        }),
+      ],
+    },
+    argv,
+  );

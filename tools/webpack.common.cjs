@@ -1,0 +1,123 @@
+// Shared webpack base for the shell and every remote. A project's webpack.config.cjs calls
+// createWebConfig() with its name, folder, entry and plugins (ModuleFederationPlugin with the shared
+// config from tools/mf-shared.cjs, HtmlWebpackPlugin for the shell).
+const fs = require('node:fs');
+const path = require('node:path');
+
+const workspaceRoot = path.resolve(__dirname, '..');
+
+/** The same SWC settings as `swc` builds of web libraries (tools/web.swcrc); webpack owns source maps. */
+const { sourceMaps: _sourceMaps, ...swcOptions } = JSON.parse(fs.readFileSync(path.join(__dirname, 'web.swcrc'), 'utf8'));
+
+/**
+ * `@portal/*` -> the library's TypeScript source, from the paths of tsconfig.base.json: the same mapping
+ * tsc and Jest use, so a library resolves to its source whether or not npm has linked it yet.
+ */
+function workspaceAliases() {
+  const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(workspaceRoot, 'tsconfig.base.json'), 'utf8'));
+  return Object.fromEntries(
+    Object.entries(compilerOptions.paths).map(([name, [target]]) => [`${name}$`, path.join(workspaceRoot, target)]),
+  );
+}
+
+/** Copies a folder of static files (images, icons) into the output as they are. */
+class CopyFolderPlugin {
+  constructor(folder) {
+    this.folder = folder;
+  }
+
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('CopyFolderPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'CopyFolderPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          compilation.contextDependencies.add(this.folder);
+          for (const file of listFiles(this.folder)) {
+            const name = path.relative(this.folder, file).split(path.sep).join('/');
+            compilation.emitAsset(name, new sources.RawSource(fs.readFileSync(file)));
+          }
+        },
+      );
+    });
+  }
+}
+
+function listFiles(folder) {
+  return fs
+    .readdirSync(folder, { withFileTypes: true })
+    .flatMap((entry) => {
+      const full = path.join(folder, entry.name);
+      return entry.isDirectory() ? listFiles(full) : [full];
+    });
+}
+
+/**
+ * @param {object} options
+ * @param {string} options.name       unique build name (also output.uniqueName, so the chunk-loading
+ *                                    globals of the shell and the remotes never collide)
+ * @param {string} options.projectDir the project's folder (webpack context)
+ * @param {import('webpack').EntryObject} [options.entry] entry points; a remote may have none
+ * @param {string} [options.publicDir] folder copied into the output as it is
+ * @param {import('webpack').WebpackPluginInstance[]} [options.plugins]
+ * @param {Record<string, string>} [options.define] DefinePlugin values (already JSON-encoded)
+ * @param {{ mode?: 'production' | 'development' }} [argv] webpack-cli arguments
+ * @returns {import('webpack').Configuration}
+ */
+function createWebConfig({ name, projectDir, entry = {}, publicDir, plugins = [], define }, argv = {}) {
+  const { DefinePlugin } = require('webpack');
+  const mode = argv.mode ?? 'production';
+  return {
+    name,
+    mode,
+    target: 'web',
+    context: projectDir,
+    entry,
+    devtool: 'source-map',
+    output: {
+      path: path.join(projectDir, 'dist'),
+      // Chunks load relative to the script that asks for them: a remote's chunks come from wherever its
+      // remoteEntry.js / mf-manifest.json was served, so the gateway can move it without a rebuild.
+      publicPath: 'auto',
+      uniqueName: name,
+      // Entry chunks keep a plain name: they hold the federation runtime, which @module-federation/enhanced
+      // 2.9 builds from the chunk's file name before webpack has its hash. Pages refer to them with a
+      // cache-busting query instead (HtmlWebpackPlugin `hash`); a remote's entry is its mf-manifest.json.
+      filename: '[name].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+      // Workspace libraries export their TypeScript under the "source" condition.
+      conditionNames: ['source', '...'],
+      alias: workspaceAliases(),
+    },
+    module: {
+      rules: [
+        { test: /\.tsx?$/, exclude: /node_modules/, use: { loader: 'swc-loader', options: swcOptions } },
+        { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+        // contracts and domain only declare things: let webpack drop their modules a bundle does not use
+        // (a page that needs API paths then does not carry every TypeBox schema).
+        { test: /[\\/]libs[\\/](contracts|domain)[\\/]src[\\/]/, sideEffects: false },
+        { test: /\.(png|jpe?g|gif|svg|woff2?)$/, type: 'asset/resource' },
+      ],
+    },
+    optimization: {
+      // Keep chunk hashes stable when unrelated modules change (long-term caching).
+      moduleIds: 'deterministic',
+      chunkIds: 'deterministic',
+    },
+    // Sizes are checked against the login-page budget instead (see shell/README.md).
+    performance: { hints: false },
+    plugins: [
+      ...(define ? [new DefinePlugin(define)] : []),
+      ...(publicDir ? [new CopyFolderPlugin(path.resolve(projectDir, publicDir))] : []),
+      ...plugins,
+    ],
+    stats: 'errors-warnings',
+  };
+}
+
+module.exports = { createWebConfig, workspaceRoot };
