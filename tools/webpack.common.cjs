@@ -3,6 +3,7 @@
 // config from tools/mf-shared.cjs, HtmlWebpackPlugin for the shell).
 const fs = require('node:fs');
 const path = require('node:path');
+const { DefinePlugin } = require('webpack');
 
 const workspaceRoot = path.resolve(__dirname, '..');
 
@@ -65,7 +66,6 @@ function listFiles(folder) {
  * @returns {import('webpack').Configuration}
  */
 function createWebConfig({ name, projectDir, entry = {}, publicDir, plugins = [], define }, argv = {}) {
-  const { DefinePlugin } = require('webpack');
   const mode = argv.mode ?? 'production';
   return {
     name,
@@ -120,4 +120,4 @@ function createWebConfig({ name, projectDir, entry = {}, publicDir, plugins = []
   };
 }
 
-module.exports = { createWebConfig, workspaceRoot };
+module.exports = { createWebConfig };

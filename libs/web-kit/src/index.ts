@@ -17,7 +17,14 @@ export {
 } from './api/baseApi';
 export { toPortalError, isPortalError, errorMessages, type PortalError } from './api/errors';
 
-export { authSlice, userSet, selectCurrentUser, selectSessionKnown, type AuthState } from './auth/authSlice';
+export {
+  authSlice,
+  userSet,
+  selectCurrentUser,
+  selectSessionStatus,
+  type AuthState,
+  type SessionStatus,
+} from './auth/authSlice';
 export { useCurrentUser, type CurrentUser } from './auth/useCurrentUser';
 export { RequireRole, RequireAnonymous, SessionPending, useReturnTo, type ReturnToState } from './auth/guards';
 export { useLogout } from './auth/useLogout';

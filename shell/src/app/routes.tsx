@@ -4,7 +4,7 @@ import { NotFoundPage } from '../pages/NotFoundPage';
 import { CONTENT_ROUTE_ID, type RemoteRoutes } from '../remotes/remoteRoutes';
 import { AppLayout } from './AppLayout';
 import { PageError } from './PageError';
-import { PageSpinner } from './PageSpinner';
+import { PageLoading } from './PageLoading';
 
 /** Sends an old path to its new place, keeping the query string (the reset callback goes to /login). */
 function MovedTo({ pathname }: { pathname: string }) {
@@ -26,7 +26,7 @@ export function portalRoutes(remoteRoutes: RemoteRoutes): RouteObject[] {
   return [
     {
       element: <AppLayout />,
-      HydrateFallback: PageSpinner,
+      HydrateFallback: PageLoading,
       children: [
         {
           id: CONTENT_ROUTE_ID,

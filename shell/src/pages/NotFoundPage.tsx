@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { NotFoundMap } from '@portal/web-kit';
-import { PageSpinner } from '../app/PageSpinner';
+import { PageLoading } from '../app/PageLoading';
 
 /** /404 and every unknown path (spec 01 §2): a map with random markers (spec 03). */
 export function NotFoundPage() {
@@ -14,7 +14,7 @@ export function NotFoundPage() {
             <Typography variant="h4" component="h1" sx={{ p: 2 }}>
               Page not found
             </Typography>
-            <PageSpinner label="Loading the map" />
+            <PageLoading label="Loading the map" />
           </>
         }
       >

@@ -1,6 +1,6 @@
 import { Component, Suspense, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation, useNavigate, useNavigation, useRouteError } from 'react-router';
-import { PageSpinner } from '../app/PageSpinner';
+import { PageLoading } from '../app/PageLoading';
 import { RemoteErrorPanel } from './RemoteErrorPanel';
 
 interface BoundaryProps {
@@ -40,7 +40,7 @@ export function RemoteBoundary({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   return (
     <RemoteErrorBoundary resetKey={pathname}>
-      <Suspense fallback={<PageSpinner />}>{children}</Suspense>
+      <Suspense fallback={<PageLoading />}>{children}</Suspense>
     </RemoteErrorBoundary>
   );
 }

@@ -22,7 +22,7 @@ import { toPortalError, type PortalError } from './errors';
 export const LOGIN_PATH = '/auth/login';
 
 /** How the app gets to the login page after a 401; the shell swaps in its router's navigate. */
-export type LoginRedirect = () => void;
+export type LoginRedirect = () => void | Promise<void>;
 const fullPageLoginRedirect: LoginRedirect = () => window.location.assign(LOGIN_PATH);
 let redirectToLogin: LoginRedirect = fullPageLoginRedirect;
 
@@ -62,7 +62,7 @@ export const portalBaseQuery: BaseQueryFn<string | FetchArgs, unknown, PortalErr
     // After this call has delivered its error: resetting the cache while it is in flight would drop it.
     setTimeout(() => {
       api.dispatch(endSession());
-      redirectToLogin();
+      void redirectToLogin();
     });
   }
   return { error, meta: result.meta };

@@ -1,8 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { API, type SessionUser } from '@portal/contracts';
 import { PortalProviders } from '../PortalProviders';
 import { createPortalStore } from '../store/store';
+import { endSession } from '../api/baseApi';
 import { RequireAnonymous, RequireRole } from './guards';
 
 const json = (status: number, body: unknown) =>
@@ -45,10 +46,10 @@ const routes: RouteObject[] = [
   },
 ];
 
-function visit(entry: string | { pathname: string; state: unknown }) {
+function visit(entry: string | { pathname: string; state: unknown }, store = createPortalStore()) {
   const router = createMemoryRouter(routes, { initialEntries: [entry] });
   render(
-    <PortalProviders store={createPortalStore()}>
+    <PortalProviders store={store}>
       <RouterProvider router={router} />
     </PortalProviders>,
   );
@@ -80,6 +81,35 @@ describe('RequireRole', () => {
     sessionOf({ name: 'Thandi', roles: ['authenticated'] });
     visit('/requests');
     expect(screen.getByRole('progressbar', { name: 'Checking your session' })).toBeTruthy();
+  });
+});
+
+describe('after the session ended (log-out, 401)', () => {
+  it('keeps the page that was open from sending the user to / (it is on its way to the login page)', async () => {
+    sessionOf({ name: 'Thandi', roles: ['authenticated'] });
+    const store = createPortalStore();
+    const router = visit('/requests', store);
+    expect(await screen.findByRole('heading', { name: 'Requests' })).toBeTruthy();
+
+    sessionOf(null);
+    act(() => void store.dispatch(endSession()));
+
+    expect(await screen.findByRole('progressbar', { name: 'Checking your session' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/requests');
+  });
+
+  it('guards a page opened afterwards as usual, and shows the login page', async () => {
+    sessionOf({ name: 'Thandi', roles: ['authenticated'] });
+    const store = createPortalStore();
+    const router = visit('/', store);
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
+    sessionOf(null);
+    act(() => void store.dispatch(endSession()));
+
+    await act(() => router.navigate('/requests'));
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
+    await act(() => router.navigate('/auth/login'));
+    expect(await screen.findByRole('heading', { name: 'Log in' })).toBeTruthy();
   });
 });
 

@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
-import { Navigate, useLocation, useNavigation } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import { canAccess } from '@portal/domain';
+import { useAppSelector } from '../store/store';
+import { selectSessionStatus } from './authSlice';
 import { useCurrentUser } from './useCurrentUser';
 
 /** Router state the portal passes along: where to go back to after logging in. */
@@ -33,13 +35,12 @@ export function SessionPending() {
  */
 export function RequireRole({ roles, children }: { roles: readonly string[]; children: ReactNode }) {
   const { user, isLoading } = useCurrentUser();
-  const navigation = useNavigation();
-  if (isLoading) return <SessionPending />;
-  if (!canAccess(user, roles)) {
-    // A user who loses access while the app is already going elsewhere (log-out, or a 401 going to the
-    // login page) is not sent to '/' as well: that would cancel the other navigation.
-    return navigation.state === 'idle' ? <Navigate to="/" replace /> : <SessionPending />;
-  }
+  const status = useAppSelector(selectSessionStatus);
+  // A page that was open when the session ended (log-out, 401) is being left for the login page:
+  // sending the user to '/' as well would cancel that. A page opened afterwards is guarded as usual.
+  const [openBeforeSessionEnded] = useState(status !== 'ended');
+  if (isLoading || (status === 'ended' && openBeforeSessionEnded)) return <SessionPending />;
+  if (!canAccess(user, roles)) return <Navigate to="/" replace />;
   return children;
 }
 

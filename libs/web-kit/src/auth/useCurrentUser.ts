@@ -1,7 +1,7 @@
 import type { SessionUser } from '@portal/contracts';
 import { useMeQuery } from '../api/baseApi';
 import { useAppSelector } from '../store/store';
-import { selectCurrentUser, selectSessionKnown } from './authSlice';
+import { selectCurrentUser, selectSessionStatus } from './authSlice';
 
 export interface CurrentUser {
   /** The logged-in user, or null (anonymous, or not known yet). */
@@ -18,6 +18,6 @@ export interface CurrentUser {
 export function useCurrentUser(): CurrentUser {
   useMeQuery();
   const user = useAppSelector(selectCurrentUser);
-  const known = useAppSelector(selectSessionKnown);
-  return { user, isLoading: !known, isAuthenticated: !!user?.roles.includes('authenticated') };
+  const status = useAppSelector(selectSessionStatus);
+  return { user, isLoading: status === 'unknown', isAuthenticated: !!user?.roles.includes('authenticated') };
 }

@@ -35,6 +35,7 @@ export function RegisterPage() {
         return;
       }
       setRegistered(result.data?.message || ACCOUNT_TEXT.registered);
+      // Not cancelled if the page is left sooner: the new user is logged in either way.
       setTimeout(() => dispatch(baseApi.util.invalidateTags(['Me'])), TIMING.registerRedirectMs);
     },
   });

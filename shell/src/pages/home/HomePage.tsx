@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { TEXT } from '@portal/domain';
 import { SessionPending, useCurrentUser, useServicesQuery } from '@portal/web-kit';
-import { PageSpinner } from '../../app/PageSpinner';
+import { PageLoading } from '../../app/PageLoading';
 import { ServiceTile } from './ServiceTile';
 
 export const NO_SERVICES = 'No services are assigned to you yet. Please contact your administrator.';
@@ -17,7 +17,7 @@ export function HomePage() {
   const { user, isLoading } = useCurrentUser();
   return (
     <Container maxWidth="lg" sx={{ py: 4 }}>
-      <Typography variant="h1" gutterBottom>
+      <Typography variant="h1" sx={{ mb: 3 }}>
         {user ? `Welcome, ${user.name}` : 'Property Portal'}
       </Typography>
       {isLoading ? <SessionPending /> : user ? <ServiceTiles /> : <PleaseLogIn />}
@@ -43,7 +43,7 @@ function PleaseLogIn() {
 
 function ServiceTiles() {
   const { data: services, isLoading, isError, isFetching, refetch } = useServicesQuery();
-  if (isLoading) return <PageSpinner label="Loading services" />;
+  if (isLoading) return <PageLoading label="Loading services" />;
   if (isError || !services) {
     return (
       <Alert

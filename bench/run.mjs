@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// npm run bench: prepares the machine like `npm start`, starts the portal on free ports with the main
+// (seeded) database, runs the benchmarks of bench/, prints the figures and writes them to bench/results/.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exitOnPrepareError, prepare } from '../scripts/prepare.mjs';
+import { findFreePort, portalProcesses, startProcess, stopProcesses, waitUntilReady } from '../scripts/lib/processes.mjs';
+import { ROOT } from '../scripts/lib/system.mjs';
+import { measureLoginPage } from './login-page.mjs';
+import { measureGatewayOverhead } from './gateway-overhead.mjs';
+
+await exitOnPrepareError(() => prepare({ browser: true }));
+const gatewayPort = await findFreePort();
+const identityPort = await findFreePort();
+// Benchmarks log in many times from one address: the limits would measure themselves instead.
+const table = portalProcesses({
+  gatewayPort,
+  identityPort,
+  varDir: join(ROOT, 'var', 'bench'),
+  env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
+});
+const running = table.map((spec) => startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }));
+try {
+  await Promise.all(running.map((service) => waitUntilReady(service)));
+  const gateway = `http://localhost:${gatewayPort}`;
+  const results = {
+    machine: { cores: (await import('node:os')).cpus().length, node: process.version },
+    loginPage: await measureLoginPage(gateway, 15),
+    gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 10),
+  };
+  console.log(JSON.stringify(results, null, 2));
+  writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+} finally {
+  await stopProcesses(running);
+}
