@@ -17,6 +17,16 @@ export default tseslint.config(
     },
   },
   {
+    // One router for the shell and every remote: it comes from web-kit (libs/web-kit/src/router.ts).
+    files: ['shell/**', 'mf-*/**', 'e2e/test-remote/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'react-router', message: "Import routing from '@portal/web-kit' (the one shared router)." }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -92,7 +92,7 @@ async function ensureNpmDependencies() {
   if ((await run('npm', ['install', '--no-save', '--no-audit', '--no-fund'])).code !== 0) {
     throw new PrepareError('`npm install` failed (output above).');
   }
-  say('npm dependencies: installed (refresh package-lock.json with `npm install` so that npm ci accepts it)');
+  say('npm dependencies: installed the locked versions (see docs/architecture.md on why npm ci refuses this lock)');
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The shell: Module Federation host with no static remotes (they come from /remotes.json at run time).
 const HtmlWebpackPlugin = require('html-webpack-plugin');
-const { ModuleFederationPlugin } = require('../tools/webpack.federation.cjs');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { createWebConfig } = require('../tools/webpack.common.cjs');
 const { shared } = require('../tools/mf-shared.cjs');
 

@@ -34,7 +34,8 @@ const shared = {
   'react/': singleton(installedVersion('react')),
   'react-dom': singleton(installedVersion('react-dom')),
   'react-dom/': singleton(installedVersion('react-dom')),
-  'react-router': singleton(installedVersion('react-router')),
+  // react-router is a singleton too, inside @portal/web-kit: everything imports routing from web-kit's
+  // router.ts, so federation ships only the parts used (libs/web-kit/src/router.ts says why).
   '@reduxjs/toolkit': singleton(installedVersion('@reduxjs/toolkit')),
   'react-redux': singleton(installedVersion('react-redux')),
   '@mui/material': singleton(installedVersion('@mui/material')),

@@ -21,6 +21,17 @@ function workspaceAliases() {
   );
 }
 
+/**
+ * react-router's package exports name only its development build (with dev-time checks and messages);
+ * a production bundle takes the production build it also ships. It is shared through federation, so it
+ * is never tree-shaken: the difference reaches every page.
+ */
+function productionBuildAliases(mode) {
+  if (mode !== 'production') return {};
+  const dist = path.join(path.dirname(require.resolve('react-router/package.json')), 'dist', 'production');
+  return { 'react-router$': path.join(dist, 'index.mjs'), 'react-router/dom$': path.join(dist, 'dom-export.mjs') };
+}
+
 /** Copies a folder of static files (images, icons) into the output as they are. */
 class CopyFolderPlugin {
   constructor(folder) {
@@ -92,7 +103,7 @@ function createWebConfig({ name, projectDir, entry = {}, publicDir, plugins = []
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
       // Workspace libraries export their TypeScript under the "source" condition.
       conditionNames: ['source', '...'],
-      alias: workspaceAliases(),
+      alias: { ...workspaceAliases(), ...productionBuildAliases(mode) },
     },
     module: {
       rules: [

@@ -3,7 +3,7 @@
 // can be rebuilt alone (the page shows the build stamp from TEST_REMOTE_STAMP).
 //   npx webpack -c e2e/test-remote/webpack.config.cjs      (from the workspace root)
 const { createWebConfig } = require('../../tools/webpack.common.cjs');
-const { ModuleFederationPlugin } = require('../../tools/webpack.federation.cjs');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { shared } = require('../../tools/mf-shared.cjs');
 
 module.exports = (_env, argv) =>

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { RouterProvider } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
 import { createPortalStore, LOGIN_PATH, PortalProviders, setLoginRedirect } from '@portal/web-kit';
 import { createPortalRouter } from './app/router';

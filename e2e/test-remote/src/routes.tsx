@@ -1,4 +1,4 @@
-import type { RouteObject } from 'react-router';
+import type { RouteObject } from '@portal/web-kit';
 import { TestRemotePage } from './TestRemotePage';
 
 /** What the shell patches into its router when /test-remote is first visited. */

@@ -54,6 +54,7 @@ export {
 export { NotificationHost, useNotify } from './notifications/NotificationHost';
 
 export { portalTheme } from './theme/theme';
+export * from './router';
 export { PortalProviders } from './PortalProviders';
 
 // The maps bring OpenLayers (and the offline base map's data): loaded on first use, never with the

@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter } from '@portal/web-kit';
 import type { RemoteRoutes } from '../remotes/remoteRoutes';
 import { portalRoutes } from './routes';
 

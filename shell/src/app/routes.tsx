@@ -1,4 +1,4 @@
-import { Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { Navigate, Outlet, useLocation, type RouteObject } from '@portal/web-kit';
 import { RequireAnonymous } from '@portal/web-kit';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { CONTENT_ROUTE_ID, type RemoteRoutes } from '../remotes/remoteRoutes';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@portal/web-kit';
 
 /** Navigates after a pause (the spec's "goes to … after N s"); nothing happens if the page is left first. */
 export function useDelayedNavigate(): (to: string, delayMs: number) => void {

@@ -1,4 +1,4 @@
-import { NavLink, Link as RouterLink, useLocation } from 'react-router';
+import { NavLink, Link as RouterLink, useLocation } from '@portal/web-kit';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

@@ -1,5 +1,5 @@
 import { Component, Suspense, useEffect, type ErrorInfo, type ReactNode } from 'react';
-import { useLocation, useNavigate, useNavigation, useRouteError } from 'react-router';
+import { useLocation, useNavigate, useNavigation, useRouteError } from '@portal/web-kit';
 import { PageLoading } from '../app/PageLoading';
 import { RemoteErrorPanel } from './RemoteErrorPanel';
 

@@ -4,7 +4,7 @@ import {
   registerRemotes,
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
-import type { RouteObject } from 'react-router';
+import type { RouteObject } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
 
 const ATTEMPTS = 3;

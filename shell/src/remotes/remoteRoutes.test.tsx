@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Link, type RouteObject } from 'react-router';
+import { Link, type RouteObject } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
 import { useCurrentUser } from '@portal/web-kit';
 import { answerFetch } from '../testing/fetchAnswers';

@@ -1,4 +1,4 @@
-import { Outlet, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
+import { Outlet, type PatchRoutesOnNavigationFunction, type RouteObject } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
 import { RequireRole } from '@portal/web-kit';
 import { NotFoundPage } from '../pages/NotFoundPage';

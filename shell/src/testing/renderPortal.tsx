@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
 import { createPortalStore, PortalProviders } from '@portal/web-kit';
 import { portalRoutes } from '../app/routes';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import { ACCOUNT_TEXT, TIMING } from '@portal/domain';
 import { usePasswordResetCallbackMutation } from '@portal/web-kit';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { ACCOUNT_TEXT } from '@portal/domain';
