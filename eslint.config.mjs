@@ -22,7 +22,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'react-router', message: "Import routing from '@portal/web-kit' (the one shared router)." }] },
+        {
+          paths: [
+            {
+              name: 'react-router',
+              message: "Import routing from '@portal/web-kit' (the one shared router).",
+            },
+          ],
+        },
       ],
     },
   },

@@ -17,7 +17,10 @@ async function sessionCookie(gateway) {
     body: JSON.stringify({ email: 'user@portal.test', password: 'Portal-demo-2026' }),
   });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 const load = (url, cookie, seconds) =>
@@ -25,7 +28,11 @@ const load = (url, cookie, seconds) =>
     autocannon({ url, headers: { cookie }, connections: 10, duration: seconds }, (err, result) => {
       if (err) return reject(err);
       if (result.non2xx > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx answers`));
-      resolve({ p50Ms: result.latency.p50, p99Ms: result.latency.p99, reqPerSec: round(result.requests.average) });
+      resolve({
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        reqPerSec: round(result.requests.average),
+      });
     });
   });
 
@@ -35,11 +42,26 @@ export async function measureGatewayOverhead(gateway, identity, seconds) {
   const direct = await load(`${identity}/api/v1.0/users/me`, cookie, seconds);
   const viaGateway = await load(`${gateway}/api/v1.0/users/me`, cookie, seconds);
   const overheadPercent = round((1 - viaGateway.reqPerSec / direct.reqPerSec) * 100);
-  return { seconds, connections: 10, direct, viaGateway, overheadPercent, target: '≤ 25%', pass: overheadPercent <= 25 };
+  return {
+    seconds,
+    connections: 10,
+    direct,
+    viaGateway,
+    overheadPercent,
+    target: '≤ 25%',
+    pass: overheadPercent <= 25,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await measureGatewayOverhead(arg('gateway', 'http://localhost:8080'), arg('identity', 'http://127.0.0.1:3001'), Number(arg('seconds', '10')));
+  const result = await measureGatewayOverhead(
+    arg('gateway', 'http://localhost:8080'),
+    arg('identity', 'http://127.0.0.1:3001'),
+    Number(arg('seconds', '10')),
+  );
   console.log(JSON.stringify(result, null, 2));
-  writeFileSync(new URL('./results/gateway-overhead.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(
+    new URL('./results/gateway-overhead.json', import.meta.url),
+    JSON.stringify(result, null, 2) + '\n',
+  );
 }

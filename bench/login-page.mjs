@@ -15,12 +15,22 @@ export async function measureLoginPage(baseUrl, runs) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const samples = [];
   try {
     for (let run = 0; run < runs; run++) {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, extraHTTPHeaders: { 'Accept-Encoding': 'gzip' } });
+      const context = await browser.newContext({
+        viewport: { width: 1366, height: 768 },
+        extraHTTPHeaders: { 'Accept-Encoding': 'gzip' },
+      });
       const page = await context.newPage();
       const finished = [];
       page.on('requestfinished', (request) => {
@@ -63,5 +73,8 @@ export async function measureLoginPage(baseUrl, runs) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measureLoginPage(arg('url', 'http://localhost:8080'), Number(arg('runs', '15')));
   console.log(JSON.stringify(result, null, 2));
-  writeFileSync(new URL('./results/login-page.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(
+    new URL('./results/login-page.json', import.meta.url),
+    JSON.stringify(result, null, 2) + '\n',
+  );
 }

@@ -4,7 +4,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from '../scripts/prepare.mjs';
-import { findFreePort, portalProcesses, startProcess, stopProcesses, waitUntilReady } from '../scripts/lib/processes.mjs';
+import {
+  findFreePort,
+  portalProcesses,
+  startProcess,
+  stopProcesses,
+  waitUntilReady,
+} from '../scripts/lib/processes.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { measureLoginPage } from './login-page.mjs';
 import { measureGatewayOverhead } from './gateway-overhead.mjs';
@@ -19,7 +25,9 @@ const table = portalProcesses({
   varDir: join(ROOT, 'var', 'bench'),
   env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
 });
-const running = table.map((spec) => startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }));
+const running = table.map((spec) =>
+  startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }),
+);
 try {
   await Promise.all(running.map((service) => waitUntilReady(service)));
   const gateway = `http://localhost:${gatewayPort}`;

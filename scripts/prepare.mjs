@@ -7,9 +7,9 @@
 //   node scripts/prepare.mjs [--browser] [--test-remote]   everything (+ Chromium, + the e2e test remote)
 //   node scripts/prepare.mjs --only-migrate | --only-seed   just the database step (npm run db:migrate|db:seed)
 import { spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { databaseUrl, jwtKeyFiles, redisUrl } from './lib/settings.mjs';
 import {
@@ -92,7 +92,9 @@ async function ensureNpmDependencies() {
   if ((await run('npm', ['install', '--no-save', '--no-audit', '--no-fund'])).code !== 0) {
     throw new PrepareError('`npm install` failed (output above).');
   }
-  say('npm dependencies: installed the locked versions (see docs/architecture.md on why npm ci refuses this lock)');
+  say(
+    'npm dependencies: installed the locked versions (see docs/architecture.md on why npm ci refuses this lock)',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -272,21 +274,14 @@ async function ensureChromium(aptInstall) {
     throw new PrepareError(`${CHROMIUM} is still missing after installing chromium.`);
 }
 
+/** The session key pair, made by server-kit's ensureKeyPair (so it runs after the build). */
 function ensureJwtKeys() {
   const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
-  if (existsSync(privateKeyFile) && existsSync(publicKeyFile)) {
-    return say(`JWT keys: ${show(privateKeyFile)}, ${show(publicKeyFile)}`);
-  }
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  mkdirSync(dirname(privateKeyFile), { recursive: true });
-  mkdirSync(dirname(publicKeyFile), { recursive: true });
-  writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
-  writeFileSync(publicKeyFile, publicKey);
-  say(`JWT keys: created ${show(privateKeyFile)}, ${show(publicKeyFile)} (RSA 2048)`);
+  const { ensureKeyPair } = createRequire(import.meta.url)(`${ROOT}/libs/server-kit/dist/index.js`);
+  const { created } = ensureKeyPair(privateKeyFile, publicKeyFile);
+  say(
+    `JWT keys: ${created ? 'created ' : ''}${show(privateKeyFile)}, ${show(publicKeyFile)}${created ? ' (RSA 2048)' : ''}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -334,8 +329,8 @@ export async function prepare({ browser = false, testRemote = false } = {}) {
   await ensurePostgres(aptInstall);
   await ensureRedis(aptInstall);
   if (browser) await ensureChromium(aptInstall);
-  ensureJwtKeys();
   await build({ testRemote });
+  ensureJwtKeys();
   await runDatabaseCommand('migrate-and-seed');
   say(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }

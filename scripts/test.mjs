@@ -63,6 +63,12 @@ const STEPS = [
     env: NX_ENV,
   },
   {
+    name: 'formatting (Prettier)',
+    group: 'unit',
+    command: bin('prettier'),
+    args: ['--check', '--log-level=warn', '.'],
+  },
+  {
     name: 'unit and integration tests (Jest)',
     group: 'unit',
     // The e2e project's `test` target is the Playwright suite: it runs as its own step below.

@@ -15,7 +15,9 @@ const swcOptions = {
 module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
   // ol, world-atlas-style packages ship ESM only; let SWC turn them into CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(cookie|ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|topojson-client|geotiff)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(cookie|ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|topojson-client|geotiff)/)',
+  ],
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
   moduleNameMapper: {
     '^@portal/(contracts|domain|db|server-kit|web-kit)$': path.join(__dirname, '..', 'libs/$1/src/index.ts'),

@@ -13,7 +13,10 @@ const pkg = {
   private: true,
   main: 'dist/index.js',
   types: 'src/index.ts',
-  exports: { '.': { source: './src/index.ts', types: './src/index.ts', default: './dist/index.js' }, './package.json': './package.json' },
+  exports: {
+    '.': { source: './src/index.ts', types: './src/index.ts', default: './dist/index.js' },
+    './package.json': './package.json',
+  },
   scripts: {
     build: `swc src -d dist --strip-leading-paths --config-file ${root}/tools/node.swcrc --ignore "**/*.test.ts"`,
     typecheck: 'tsc -p tsconfig.json',
@@ -23,8 +26,18 @@ const pkg = {
   },
   dependencies: Object.fromEntries(deps.map((d) => [d, '*'])),
 };
-if (app) { delete pkg.exports; delete pkg.types; pkg.main = 'dist/main.js'; }
+if (app) {
+  delete pkg.exports;
+  delete pkg.types;
+  pkg.main = 'dist/main.js';
+}
 writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
-writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: `${root}/tsconfig.base.json`, include: ['src/**/*'] }, null, 2) + '\n');
+writeFileSync(
+  join(dir, 'tsconfig.json'),
+  JSON.stringify({ extends: `${root}/tsconfig.base.json`, include: ['src/**/*'] }, null, 2) + '\n',
+);
 if (!existsSync(join(dir, 'jest.config.cjs')))
-  writeFileSync(join(dir, 'jest.config.cjs'), `module.exports = { ...require('${root}/tools/jest.preset.cjs'), testEnvironment: 'node', displayName: '${name}' };\n`);
+  writeFileSync(
+    join(dir, 'jest.config.cjs'),
+    `module.exports = { ...require('${root}/tools/jest.preset.cjs'), testEnvironment: 'node', displayName: '${name}' };\n`,
+  );

@@ -8,16 +8,23 @@ const { DefinePlugin } = require('webpack');
 const workspaceRoot = path.resolve(__dirname, '..');
 
 /** The same SWC settings as `swc` builds of web libraries (tools/web.swcrc); webpack owns source maps. */
-const { sourceMaps: _sourceMaps, ...swcOptions } = JSON.parse(fs.readFileSync(path.join(__dirname, 'web.swcrc'), 'utf8'));
+const { sourceMaps: _sourceMaps, ...swcOptions } = JSON.parse(
+  fs.readFileSync(path.join(__dirname, 'web.swcrc'), 'utf8'),
+);
 
 /**
  * `@portal/*` -> the library's TypeScript source, from the paths of tsconfig.base.json: the same mapping
  * tsc and Jest use, so a library resolves to its source whether or not npm has linked it yet.
  */
 function workspaceAliases() {
-  const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(workspaceRoot, 'tsconfig.base.json'), 'utf8'));
+  const { compilerOptions } = JSON.parse(
+    fs.readFileSync(path.join(workspaceRoot, 'tsconfig.base.json'), 'utf8'),
+  );
   return Object.fromEntries(
-    Object.entries(compilerOptions.paths).map(([name, [target]]) => [`${name}$`, path.join(workspaceRoot, target)]),
+    Object.entries(compilerOptions.paths).map(([name, [target]]) => [
+      `${name}$`,
+      path.join(workspaceRoot, target),
+    ]),
   );
 }
 
@@ -29,7 +36,10 @@ function workspaceAliases() {
 function productionBuildAliases(mode) {
   if (mode !== 'production') return {};
   const dist = path.join(path.dirname(require.resolve('react-router/package.json')), 'dist', 'production');
-  return { 'react-router$': path.join(dist, 'index.mjs'), 'react-router/dom$': path.join(dist, 'dom-export.mjs') };
+  return {
+    'react-router$': path.join(dist, 'index.mjs'),
+    'react-router/dom$': path.join(dist, 'dom-export.mjs'),
+  };
 }
 
 /** Copies a folder of static files (images, icons) into the output as they are. */
@@ -56,12 +66,10 @@ class CopyFolderPlugin {
 }
 
 function listFiles(folder) {
-  return fs
-    .readdirSync(folder, { withFileTypes: true })
-    .flatMap((entry) => {
-      const full = path.join(folder, entry.name);
-      return entry.isDirectory() ? listFiles(full) : [full];
-    });
+  return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
 }
 
 /**

@@ -11,7 +11,9 @@ module.exports = (_env, argv) =>
     {
       name: 'testRemote',
       projectDir: __dirname,
-      define: { 'process.env.TEST_REMOTE_STAMP': JSON.stringify(process.env.TEST_REMOTE_STAMP ?? 'unstamped') },
+      define: {
+        'process.env.TEST_REMOTE_STAMP': JSON.stringify(process.env.TEST_REMOTE_STAMP ?? 'unstamped'),
+      },
       plugins: [
         new ModuleFederationPlugin({
           name: 'testRemote',

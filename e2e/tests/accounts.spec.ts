@@ -12,7 +12,9 @@ async function logout(page: Page) {
   await expect(page).toHaveURL(/\/auth\/login$/);
 }
 
-test('register → log in → home → guards → forgot password → mailed link → reset → log in with the new password', async ({ page }) => {
+test('register → log in → home → guards → forgot password → mailed link → reset → log in with the new password', async ({
+  page,
+}) => {
   const email = uniqueEmail('Lerato.Mokoena');
   const password = 'Baobab-Street-12';
   const newPassword = 'Marula-Avenue-34';
@@ -41,7 +43,9 @@ test('register → log in → home → guards → forgot password → mailed lin
   await login(page, email.toLowerCase(), password);
   await expect(page).toHaveURL(/\/$/);
   // A new user has no services yet: the home page says so instead of showing tiles.
-  await expect(page.getByText('No services are assigned to you yet. Please contact your administrator.')).toBeVisible();
+  await expect(
+    page.getByText('No services are assigned to you yet. Please contact your administrator.'),
+  ).toBeVisible();
   // Header by role: a plain user sees Home and Requests only.
   await expect(nav(page).getByRole('link', { name: 'Home' })).toBeVisible();
   await expect(nav(page).getByRole('link', { name: 'Requests', exact: true })).toBeVisible();
@@ -65,7 +69,11 @@ test('register → log in → home → guards → forgot password → mailed lin
   await page.goto('/forgot-password');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: /send|reset/i }).click();
-  await expect(page.getByText('If an account exists for that e-mail address, a password reset link has been sent to it.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'If an account exists for that e-mail address, a password reset link has been sent to it.',
+    ),
+  ).toBeVisible();
   const mail = await readLatestMail(email.toLowerCase(), { since: new Date(askedAt.getTime() - 1000) });
   expect(mail.link).toMatch(/\/reset\/[A-Za-z0-9_-]+$/);
   await page.goto(mail.link);
@@ -79,7 +87,9 @@ test('register → log in → home → guards → forgot password → mailed lin
   await page.getByLabel('New Password').fill('Another-Pass-56');
   await page.getByLabel('Confirm Password').fill('Another-Pass-56');
   await page.getByRole('button', { name: 'Update password' }).click();
-  await expect(page.getByText('Could not update password as token is invalid or may have expired')).toBeVisible();
+  await expect(
+    page.getByText('Could not update password as token is invalid or may have expired'),
+  ).toBeVisible();
 
   // The old password is refused (the error shows for 2 s), the new one works.
   await page.goto('/auth/login');
@@ -93,7 +103,10 @@ test('register → log in → home → guards → forgot password → mailed lin
   await expect(page.getByTestId('current-user-name')).toHaveText('Lerato Mokoena');
 });
 
-test('the reset callback page: no key returns home, a mailed key sets a new password and goes to the login page after 4 s', async ({ page, request }) => {
+test('the reset callback page: no key returns home, a mailed key sets a new password and goes to the login page after 4 s', async ({
+  page,
+  request,
+}) => {
   const { email } = demoAccount('qc@portal.test');
   await page.goto('/password-reset');
   await expect(page).toHaveURL(/\/$/);
@@ -145,9 +158,14 @@ test('a 401 from any call sends the user to the login page', async ({ page, play
   const user = demoAccount('rates@portal.test');
   await login(page, user.email, user.password);
   await page.goto('/404');
+  // Wait until this page knows its user: revoking while its own users/me is in flight would simply
+  // make it anonymous, with no call left to answer 401.
+  await expect(page.getByTestId('current-user-name')).toBeVisible();
   // The same user logs out elsewhere: every session of theirs is revoked, this page's included.
   const elsewhere = await playwright.request.newContext({ baseURL });
-  expect((await elsewhere.post('/api/v1.0/login', { data: { email: user.email, password: user.password } })).ok()).toBe(true);
+  expect(
+    (await elsewhere.post('/api/v1.0/login', { data: { email: user.email, password: user.password } })).ok(),
+  ).toBe(true);
   expect((await elsewhere.get('/api/v1.0/logout')).ok()).toBe(true);
   await elsewhere.dispose();
   // The next call made for this page (the home tiles) answers 401, and the portal goes to the login page.

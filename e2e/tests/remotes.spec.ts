@@ -12,7 +12,10 @@ test.describe.configure({ mode: 'serial' });
 
 const REMOTE_DIST = join(ROOT, 'e2e/test-remote/dist');
 const PARKED_DIST = `${REMOTE_DIST}.parked`;
-const shellIndexHash = () => createHash('sha256').update(readFileSync(join(ROOT, 'shell/dist/index.html'))).digest('hex');
+const shellIndexHash = () =>
+  createHash('sha256')
+    .update(readFileSync(join(ROOT, 'shell/dist/index.html')))
+    .digest('hex');
 
 test.afterAll(() => {
   // Whatever happened, leave the remote in place for the next run.
@@ -27,7 +30,9 @@ test.beforeEach(async ({ page }) => {
   await login(page, user.email, user.password);
 });
 
-test('a remote registered from /remotes.json loads on first visit and shares the shell’s store', async ({ page }) => {
+test('a remote registered from /remotes.json loads on first visit and shares the shell’s store', async ({
+  page,
+}) => {
   const remoteEntries: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/remotes/testRemote/')) remoteEntries.push(r.url());
@@ -43,7 +48,9 @@ test('a remote registered from /remotes.json loads on first visit and shares the
   expect(remoteEntries.some((url) => url.endsWith('mf-manifest.json'))).toBe(true);
 });
 
-test('a remote that is down shows a contained error with a retry; the rest of the portal keeps working', async ({ page }) => {
+test('a remote that is down shows a contained error with a retry; the rest of the portal keeps working', async ({
+  page,
+}) => {
   renameSync(REMOTE_DIST, PARKED_DIST);
   try {
     await page.goto('/test-remote');

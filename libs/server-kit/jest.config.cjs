@@ -1,1 +1,5 @@
-module.exports = { ...require('../../tools/jest.preset.cjs'), testEnvironment: 'node', displayName: '@portal/server-kit' };
+module.exports = {
+  ...require('../../tools/jest.preset.cjs'),
+  testEnvironment: 'node',
+  displayName: '@portal/server-kit',
+};

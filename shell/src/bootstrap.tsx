@@ -15,7 +15,9 @@ export async function start(remotesList: Promise<RemoteEntry[]>): Promise<void> 
   const store = createPortalStore();
   const router = createPortalRouter(new RemoteRoutes(remotes, loadFederatedRoutes));
   // A 401 goes to the login page inside the app, remembering where the user was.
-  setLoginRedirect(() => router.navigate(LOGIN_PATH, { replace: true, state: { from: router.state.location } }));
+  setLoginRedirect(() =>
+    router.navigate(LOGIN_PATH, { replace: true, state: { from: router.state.location } }),
+  );
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

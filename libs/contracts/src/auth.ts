@@ -122,7 +122,9 @@ export type MenuItem = Static<typeof MenuItem>;
 export const MenuAnswer = Type.Object({ name: Type.String(), defaultMenu: Type.Array(MenuItem) });
 export type MenuAnswer = Static<typeof MenuAnswer>;
 
-export const MenuParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) });
+export const MenuParams = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+});
 export type MenuParams = Static<typeof MenuParams>;
 
 export const AuditBody = Type.Object({

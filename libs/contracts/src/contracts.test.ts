@@ -2,11 +2,36 @@ import { Value } from '@sinclair/typebox/value';
 import { API, LoginBody, MenuParams, RemotesManifest, SessionUser } from './index';
 
 const user: SessionUser = {
-  _id: 'u1', name: 'Sipho Ndlovu', email: 'sipho@example.co.za', authenticated: true, isAdmin: false,
-  group: { _id: 'g1', name: 'Karoo Mutual', code: 'KMI', doubleVolumePercent: 15, professionalFeePercentage: 12.5, includeVAT: true, includeProfessionalFee: true },
-  groupID: 'g1', groupName: 'Karoo Mutual', active: true, avsServiceUrl: '', includeIds: false, includeAll: false,
-  ratesEditor: false, saviOperator: false, saviQC: false, claimsUser: false, roles: ['authenticated'], services: ['savi'],
-  groupDoubleVolumePercent: 15, groupIncludeProfessionalFee: true, groupProfessionalFeePercentage: 12.5, groupIncludeVAT: true,
+  _id: 'u1',
+  name: 'Sipho Ndlovu',
+  email: 'sipho@example.co.za',
+  authenticated: true,
+  isAdmin: false,
+  group: {
+    _id: 'g1',
+    name: 'Karoo Mutual',
+    code: 'KMI',
+    doubleVolumePercent: 15,
+    professionalFeePercentage: 12.5,
+    includeVAT: true,
+    includeProfessionalFee: true,
+  },
+  groupID: 'g1',
+  groupName: 'Karoo Mutual',
+  active: true,
+  avsServiceUrl: '',
+  includeIds: false,
+  includeAll: false,
+  ratesEditor: false,
+  saviOperator: false,
+  saviQC: false,
+  claimsUser: false,
+  roles: ['authenticated'],
+  services: ['savi'],
+  groupDoubleVolumePercent: 15,
+  groupIncludeProfessionalFee: true,
+  groupProfessionalFeePercentage: 12.5,
+  groupIncludeVAT: true,
 };
 
 describe('contracts', () => {
@@ -27,7 +52,17 @@ describe('contracts', () => {
   });
 
   it('describes remotes.json', () => {
-    expect(Value.Check(RemotesManifest, { remotes: [{ name: 'servicesAdmin', entry: '/remotes/servicesAdmin/mf-manifest.json', routes: ['/services/admin'] }] })).toBe(true);
+    expect(
+      Value.Check(RemotesManifest, {
+        remotes: [
+          {
+            name: 'servicesAdmin',
+            entry: '/remotes/servicesAdmin/mf-manifest.json',
+            routes: ['/services/admin'],
+          },
+        ],
+      }),
+    ).toBe(true);
     expect(Value.Check(RemotesManifest, { remotes: [{ name: 'x' }] })).toBe(false);
   });
 

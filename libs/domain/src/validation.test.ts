@@ -3,14 +3,26 @@ import { canAccess, rolesOf } from './access';
 import { referenceKey } from './references';
 
 describe('registration rules (spec 01 §5)', () => {
-  const valid = { name: 'Thandi', email: 'thandi@example.co.za', password: 'Karoo-sunset-7', confirmPassword: 'Karoo-sunset-7' };
+  const valid = {
+    name: 'Thandi',
+    email: 'thandi@example.co.za',
+    password: 'Karoo-sunset-7',
+    confirmPassword: 'Karoo-sunset-7',
+  };
 
   it('accepts a valid registration', () => {
     expect(validationMessages(registerSchema, valid)).toEqual([]);
   });
 
   it('gives every spec message at once', () => {
-    expect(validationMessages(registerSchema, { name: '', email: 'nope', password: 'short', confirmPassword: 'x' })).toEqual([
+    expect(
+      validationMessages(registerSchema, {
+        name: '',
+        email: 'nope',
+        password: 'short',
+        confirmPassword: 'x',
+      }),
+    ).toEqual([
       'Name may not be empty.',
       'Email must be a valid email address.',
       'Password must be between 8-30 characters long.',
@@ -23,7 +35,9 @@ describe('registration rules (spec 01 §5)', () => {
     expect(validationMessages(newPasswordSchema, { password: long, confirmPassword: long })).toEqual([
       'Password must be between 8-30 characters long.',
     ]);
-    expect(validationMessages(newPasswordSchema, { password: 'Password1', confirmPassword: 'Password1' })[0]).toMatch(/too common/);
+    expect(
+      validationMessages(newPasswordSchema, { password: 'Password1', confirmPassword: 'Password1' })[0],
+    ).toMatch(/too common/);
   });
 
   it('lower-cases e-mail addresses', () => {
@@ -33,7 +47,9 @@ describe('registration rules (spec 01 §5)', () => {
 
 describe('access', () => {
   it('derives roles from flags and checks them', () => {
-    const operator = { roles: rolesOf({ isAdmin: false, ratesEditor: false, saviOperator: true, saviQC: false }) };
+    const operator = {
+      roles: rolesOf({ isAdmin: false, ratesEditor: false, saviOperator: true, saviQC: false }),
+    };
     expect(operator.roles).toEqual(['authenticated', 'saviOperator']);
     expect(canAccess(operator, ['admin', 'saviOperator'])).toBe(true);
     expect(canAccess(operator, ['admin'])).toBe(false);

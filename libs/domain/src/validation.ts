@@ -19,19 +19,62 @@ export const messages = {
  */
 const COMMON_PASSWORDS = new Set(
   [
-    'password', 'password1', 'password123', 'passw0rd', '12345678', '123456789', '1234567890', 'qwerty123',
-    'qwertyuiop', '11111111', '00000000', 'iloveyou', 'abc12345', 'abcd1234', 'sunshine', 'princess',
-    'football', 'baseball', 'welcome1', 'welcome123', 'letmein1', 'monkey123', 'dragon123', 'master123',
-    'superman', 'trustno1', 'starwars', 'whatever', 'admin123', 'administrator', 'changeme', 'p@ssw0rd',
-    'qwerty12', '1q2w3e4r', '1qaz2wsx', 'zaq12wsx', 'asdfghjkl', 'iloveyou1', 'password!', 'Password1',
-    '87654321', '12341234', '11223344', 'q1w2e3r4', 'aa123456', 'football1', 'letmein123', 'welcome',
+    'password',
+    'password1',
+    'password123',
+    'passw0rd',
+    '12345678',
+    '123456789',
+    '1234567890',
+    'qwerty123',
+    'qwertyuiop',
+    '11111111',
+    '00000000',
+    'iloveyou',
+    'abc12345',
+    'abcd1234',
+    'sunshine',
+    'princess',
+    'football',
+    'baseball',
+    'welcome1',
+    'welcome123',
+    'letmein1',
+    'monkey123',
+    'dragon123',
+    'master123',
+    'superman',
+    'trustno1',
+    'starwars',
+    'whatever',
+    'admin123',
+    'administrator',
+    'changeme',
+    'p@ssw0rd',
+    'qwerty12',
+    '1q2w3e4r',
+    '1qaz2wsx',
+    'zaq12wsx',
+    'asdfghjkl',
+    'iloveyou1',
+    'password!',
+    'Password1',
+    '87654321',
+    '12341234',
+    '11223344',
+    'q1w2e3r4',
+    'aa123456',
+    'football1',
+    'letmein123',
+    'welcome',
   ].map((p) => p.toLowerCase()),
 );
 export const isCommonPassword = (password: string) => COMMON_PASSWORDS.has(password.toLowerCase());
 
 /** Loose but practical e-mail check (yup's own check, which the forms use as well). */
 const emailSchema = yup.string().email();
-export const isValidEmail = (value: string) => value.length <= 254 && emailSchema.isValidSync(value) && /@.+\./.test(value);
+export const isValidEmail = (value: string) =>
+  value.length <= 254 && emailSchema.isValidSync(value) && /@.+\./.test(value);
 
 const password = () =>
   yup
@@ -56,7 +99,11 @@ const email = () =>
 
 /** Spec 01 §5 Registration. Shared by the register form and by identity. */
 export const registerSchema = yup.object({
-  name: yup.string().trim().required(messages.notEmpty('Name')).max(200, messages.lengthBetween('Name', 1, 200)),
+  name: yup
+    .string()
+    .trim()
+    .required(messages.notEmpty('Name'))
+    .max(200, messages.lengthBetween('Name', 1, 200)),
   email: email(),
   password: password(),
   confirmPassword: confirmPassword(),

@@ -7,17 +7,31 @@ import type { BaseConfig } from './config';
 import { installErrorHandling } from './errors';
 
 /** A Fastify instance whose routes take their types from TypeBox schemas. Route modules accept this. */
-export type TypedFastify = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type TypedFastify = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** Turns a plain instance (e.g. a plugin scope) into a typed one. */
 export const typed = (app: FastifyInstance): TypedFastify => app.withTypeProvider<TypeBoxTypeProvider>();
 
 /** Pino options shared by every service: secrets never reach the logs. */
-export function loggerOptions(config: Pick<BaseConfig, 'logLevel' | 'serviceName'>): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Pick<BaseConfig, 'logLevel' | 'serviceName'>,
+): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     base: { service: config.serviceName },
-    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.confirmPassword'],
+    redact: [
+      'req.headers.cookie',
+      'req.headers.authorization',
+      'res.headers["set-cookie"]',
+      '*.password',
+      '*.confirmPassword',
+    ],
   };
 }
 
@@ -33,7 +47,9 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
     genReqId: () => randomUUID(),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
+    },
     ...overrides,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onSend', async (request, reply) => {

@@ -43,7 +43,12 @@ export interface AuthOptions {
 const revokedKey = (userId: string) => `session:revoked-before:${userId}`;
 
 /** Revokes every session of a user issued before `at` (logout, password change, deactivation). */
-export async function revokeSessionsBefore(redis: Redis, userId: string, at: Date, ttlSeconds: number): Promise<void> {
+export async function revokeSessionsBefore(
+  redis: Redis,
+  userId: string,
+  at: Date,
+  ttlSeconds: number,
+): Promise<void> {
   // Kept as long as a token can live; after that no older token can still be valid anyway.
   await redis.set(revokedKey(userId), String(at.getTime()), 'EX', ttlSeconds);
 }
@@ -56,7 +61,9 @@ export async function revokeSessionsBefore(redis: Redis, userId: string, at: Dat
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
     await app.register(fastifyJwt, {
-      secret: opts.privateKey ? { private: opts.privateKey, public: opts.publicKey } : { public: opts.publicKey },
+      secret: opts.privateKey
+        ? { private: opts.privateKey, public: opts.publicKey }
+        : { public: opts.publicKey },
       sign: { algorithm: 'RS256', expiresIn: opts.sessionTtlSeconds },
       verify: { algorithms: ['RS256'] },
       cookie: { cookieName: SESSION_COOKIE, signed: false },
@@ -102,7 +109,12 @@ export const authPlugin = fp(
       return token;
     });
     app.decorate('clearSession', (reply: FastifyReply) => {
-      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: opts.cookieSecure });
+      reply.clearCookie(SESSION_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: opts.cookieSecure,
+      });
     });
   },
   { name: 'portal-auth' },

@@ -32,14 +32,19 @@ export function intFromEnv(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`Setting ${name} must be a non-negative integer, got '${raw}'`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`Setting ${name} must be a non-negative integer, got '${raw}'`);
   return n;
 }
 
 /** Typed base configuration from the environment, with local defaults that work on a developer machine. */
 export function loadBaseConfig(serviceName: string, defaultPort: number, env: Env = process.env): BaseConfig {
   const root = findWorkspaceRoot();
-  const varDir = env.VAR_DIR ? (isAbsolute(env.VAR_DIR) ? env.VAR_DIR : join(root, env.VAR_DIR)) : join(root, 'var');
+  const varDir = env.VAR_DIR
+    ? isAbsolute(env.VAR_DIR)
+      ? env.VAR_DIR
+      : join(root, env.VAR_DIR)
+    : join(root, 'var');
   const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
   return {
     serviceName,

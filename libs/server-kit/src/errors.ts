@@ -21,14 +21,35 @@ export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
 const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 export const reasonPhrase = (status: number) => REASONS[status] ?? (status >= 500 ? 'Server Error' : 'Error');
 
-export function errorAnswer(statusCode: number, message: string, requestId?: string, messages?: string[]): ErrorAnswer {
-  return { statusCode, error: reasonPhrase(statusCode), message, ...(messages ? { messages } : {}), ...(requestId ? { requestId } : {}) };
+export function errorAnswer(
+  statusCode: number,
+  message: string,
+  requestId?: string,
+  messages?: string[],
+): ErrorAnswer {
+  return {
+    statusCode,
+    error: reasonPhrase(statusCode),
+    message,
+    ...(messages ? { messages } : {}),
+    ...(requestId ? { requestId } : {}),
+  };
 }
 
 /**
@@ -42,7 +63,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     let messages: string[] | undefined;
     if ('validation' in err && err.validation) {
       status = 400;
-      messages = err.validation.map((v) => `${err.validationContext ?? 'request'}${v.instancePath} ${v.message ?? 'is invalid'}`.trim());
+      messages = err.validation.map((v) =>
+        `${err.validationContext ?? 'request'}${v.instancePath} ${v.message ?? 'is invalid'}`.trim(),
+      );
       message = messages.join('; ');
     } else if (err instanceof HttpError) {
       messages = err.messages;
@@ -59,6 +82,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(status).send(errorAnswer(status, message, request.id, messages));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(errorAnswer(404, `No route for ${request.method} ${request.url.split('?')[0]}`, request.id)),
+    reply
+      .status(404)
+      .send(errorAnswer(404, `No route for ${request.method} ${request.url.split('?')[0]}`, request.id)),
   );
 }

@@ -22,7 +22,9 @@ export function ensureKeyPair(privateKeyFile: string, publicKeyFile: string): { 
 
 export function readKey(file: string, what: string): string {
   if (!existsSync(file)) {
-    throw new Error(`${what} not found at ${file}. Run 'npm start' (or 'npm run prepare-env') once to create it.`);
+    throw new Error(
+      `${what} not found at ${file}. Run 'npm start' (or 'npm run prepare-env') once to create it.`,
+    );
   }
   return readFileSync(file, 'utf8');
 }

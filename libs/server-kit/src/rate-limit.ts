@@ -54,7 +54,9 @@ export class AttemptLimiter {
     void ttl;
     if (count > this.max) {
       const retryAfter = Math.max(1, await this.redis.ttl(key));
-      throw new HttpError(429, tooManyAttemptsMessage(retryAfter), undefined, { 'retry-after': String(retryAfter) });
+      throw new HttpError(429, tooManyAttemptsMessage(retryAfter), undefined, {
+        'retry-after': String(retryAfter),
+      });
     }
   }
 

@@ -15,11 +15,24 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', {
 });
 const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'server-kit-test');
 const config = { ...loadBaseConfig('test-service', 0), logLevel: 'silent' };
-const claims = (roles: string[]) => ({ sub: randomUUID(), email: 'a@b.co.za', name: 'A', roles, groupId: null, claimsUser: false });
+const claims = (roles: string[]) => ({
+  sub: randomUUID(),
+  email: 'a@b.co.za',
+  name: 'A',
+  roles,
+  groupId: null,
+  claimsUser: false,
+});
 
 async function build(withPrivateKey = true) {
   const app = createServiceApp(config);
-  await app.register(authPlugin, { publicKey, privateKey: withPrivateKey ? privateKey : undefined, redis, cookieSecure: false, sessionTtlSeconds: 60 });
+  await app.register(authPlugin, {
+    publicKey,
+    privateKey: withPrivateKey ? privateKey : undefined,
+    redis,
+    cookieSecure: false,
+    sessionTtlSeconds: 60,
+  });
   await app.register(rateLimitPlugin, { redis });
   app.post('/login', async (request, reply) => {
     await app.issueSession(reply, (request.body as { claims: ReturnType<typeof claims> }).claims);
@@ -27,12 +40,23 @@ async function build(withPrivateKey = true) {
   });
   app.get('/me', { preHandler: app.authenticate }, async (request) => ({ sub: request.user.sub }));
   app.get('/admin', { preHandler: app.requireRoles('admin') }, async () => ({ ok: true }));
-  app.post('/typed', { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }), s: Type.String() }) } }, async () => ({ ok: true }));
+  app.post(
+    '/typed',
+    { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }), s: Type.String() }) } },
+    async () => ({ ok: true }),
+  );
   app.get('/boom', async () => {
     throw new Error('secret internals');
   });
-  app.get('/limited', { config: { rateLimit: { max: 2, timeWindow: 60_000, keyGenerator: () => `t-${randomKey}` } } }, async () => ({ ok: true }));
-  registerHealth(app, 'test-service', { redis: () => redis.ping(), broken: async () => Promise.reject(new Error('down')) });
+  app.get(
+    '/limited',
+    { config: { rateLimit: { max: 2, timeWindow: 60_000, keyGenerator: () => `t-${randomKey}` } } },
+    async () => ({ ok: true }),
+  );
+  registerHealth(app, 'test-service', {
+    redis: () => redis.ping(),
+    broken: async () => Promise.reject(new Error('down')),
+  });
   await app.ready();
   return app;
 }
@@ -58,18 +82,29 @@ describe('session auth', () => {
   it('refuses missing, forged and revoked sessions with 401, wrong roles with 403', async () => {
     const app = await build();
     const c = claims(['authenticated']);
-    const cookie = (await app.inject({ method: 'POST', url: '/login', payload: { claims: c } })).cookies[0].value;
+    const cookie = (await app.inject({ method: 'POST', url: '/login', payload: { claims: c } })).cookies[0]
+      .value;
     expect((await app.inject({ url: '/me' })).statusCode).toBe(401);
     const [h, p] = cookie.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), roles: ['admin'] })).toString('base64url');
-    expect((await app.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: `${h}.${forgedPayload}.${cookie.split('.')[2]}` } })).statusCode).toBe(401);
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), roles: ['admin'] }),
+    ).toString('base64url');
+    expect(
+      (
+        await app.inject({
+          url: '/admin',
+          cookies: { [SESSION_COOKIE]: `${h}.${forgedPayload}.${cookie.split('.')[2]}` },
+        })
+      ).statusCode,
+    ).toBe(401);
     const forbidden = await app.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: cookie } });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json()).toMatchObject({ statusCode: 403, error: 'Forbidden' });
     await revokeSessionsBefore(redis, c.sub, new Date(), 60);
     expect((await app.inject({ url: '/me', cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(401);
     // A session issued after the revocation works again.
-    const fresh = (await app.inject({ method: 'POST', url: '/login', payload: { claims: c } })).cookies[0].value;
+    const fresh = (await app.inject({ method: 'POST', url: '/login', payload: { claims: c } })).cookies[0]
+      .value;
     expect((await app.inject({ url: '/me', cookies: { [SESSION_COOKIE]: fresh } })).statusCode).toBe(200);
     await app.close();
   });
@@ -77,9 +112,19 @@ describe('session auth', () => {
   it('a verify-only service accepts sessions but cannot issue them', async () => {
     const identity = await build(true);
     const other = await build(false);
-    const cookie = (await identity.inject({ method: 'POST', url: '/login', payload: { claims: claims(['authenticated', 'admin']) } })).cookies[0].value;
-    expect((await other.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(200);
-    expect((await other.inject({ method: 'POST', url: '/login', payload: { claims: claims([]) } })).statusCode).toBe(500);
+    const cookie = (
+      await identity.inject({
+        method: 'POST',
+        url: '/login',
+        payload: { claims: claims(['authenticated', 'admin']) },
+      })
+    ).cookies[0].value;
+    expect((await other.inject({ url: '/admin', cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await other.inject({ method: 'POST', url: '/login', payload: { claims: claims([]) } })).statusCode,
+    ).toBe(500);
     await Promise.all([identity.close(), other.close()]);
   });
 });
@@ -94,7 +139,12 @@ describe('errors and validation', () => {
     expect(body.messages).toHaveLength(2);
     expect(body.message).toMatch(/must be >= 1/);
     expect(body.requestId).toBe(res.headers['x-request-id']);
-    const bad = await app.inject({ method: 'POST', url: '/typed', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/typed',
+      headers: { 'content-type': 'application/json' },
+      payload: '{nope',
+    });
     expect(bad.statusCode).toBe(400);
     await app.close();
   });

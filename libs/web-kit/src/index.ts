@@ -1,6 +1,14 @@
 import { lazy } from 'react';
 
-export { baseApi, portalBaseQuery, endSession, setLoginRedirect, LOGIN_PATH, TAG_TYPES, type LoginRedirect } from './api/baseApi';
+export {
+  baseApi,
+  portalBaseQuery,
+  endSession,
+  setLoginRedirect,
+  LOGIN_PATH,
+  TAG_TYPES,
+  type LoginRedirect,
+} from './api/baseApi';
 export {
   useMeQuery,
   useLoggedInQuery,
@@ -26,7 +34,13 @@ export {
   type SessionStatus,
 } from './auth/authSlice';
 export { useCurrentUser, type CurrentUser } from './auth/useCurrentUser';
-export { RequireRole, RequireAnonymous, SessionPending, useReturnTo, type ReturnToState } from './auth/guards';
+export {
+  RequireRole,
+  RequireAnonymous,
+  SessionPending,
+  useReturnTo,
+  type ReturnToState,
+} from './auth/guards';
 export { useLogout } from './auth/useLogout';
 
 export {

@@ -4,7 +4,10 @@ import type { Service, SessionClaims, SessionUser } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
 
 /** The services a user may use: their own plus their (active) group's, only those switched on. */
-export async function ownServices(ds: DataSource, user: Pick<UserEntity, 'id' | 'groupId'>): Promise<ServiceEntity[]> {
+export async function ownServices(
+  ds: DataSource,
+  user: Pick<UserEntity, 'id' | 'groupId'>,
+): Promise<ServiceEntity[]> {
   return ds
     .getRepository(ServiceEntity)
     .createQueryBuilder('s')
@@ -33,7 +36,11 @@ export function toServiceAnswer(s: ServiceEntity): Service {
   };
 }
 
-export function toSessionUser(user: UserEntity, group: GroupEntity | null, services: ServiceEntity[]): SessionUser {
+export function toSessionUser(
+  user: UserEntity,
+  group: GroupEntity | null,
+  services: ServiceEntity[],
+): SessionUser {
   return {
     _id: user.id,
     name: user.name,
@@ -89,7 +96,9 @@ export async function sessionUserFor(
   ds: DataSource,
   claims: { sub: string; ims: number },
 ): Promise<{ user: UserEntity; answer: SessionUser } | null> {
-  const user = await ds.getRepository(UserEntity).findOne({ where: { id: claims.sub }, relations: { group: true } });
+  const user = await ds
+    .getRepository(UserEntity)
+    .findOne({ where: { id: claims.sub }, relations: { group: true } });
   if (!user || !user.active) return null;
   if (user.tokensValidAfter && claims.ims < user.tokensValidAfter.getTime()) return null;
   const services = await ownServices(ds, user);

@@ -27,13 +27,20 @@ export async function buildApp(config: IdentityConfig, deps: IdentityDeps) {
   const app = createServiceApp(config);
   const mailer =
     deps.mailer ??
-    (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : folderMailer(join(config.varDir, 'mail'), config.mailFrom, app.log));
+    (config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : folderMailer(join(config.varDir, 'mail'), config.mailFrom, app.log));
   const ctx = {
     config,
     ds: deps.ds,
     redis: deps.redis,
     mailer,
-    emailAttempts: new AttemptLimiter(deps.redis, 'email', config.attemptsPerEmail, config.attemptWindowSeconds),
+    emailAttempts: new AttemptLimiter(
+      deps.redis,
+      'email',
+      config.attemptsPerEmail,
+      config.attemptWindowSeconds,
+    ),
   };
   await app.register(authPlugin, {
     publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),

@@ -22,7 +22,10 @@ const email = (who: string) => `${who}.${run}@example.co.za`;
 beforeAll(async () => {
   ensureKeyPair(join(varDir, 'keys/jwt-private.pem'), join(varDir, 'keys/jwt-public.pem'));
   db = await createTestDatabase({ seed: true });
-  const config = { ...loadIdentityConfig({ VAR_DIR: varDir, NODE_ENV: 'test', AUTH_ATTEMPTS_PER_EMAIL: '5' }), logLevel: 'silent' };
+  const config = {
+    ...loadIdentityConfig({ VAR_DIR: varDir, NODE_ENV: 'test', AUTH_ATTEMPTS_PER_EMAIL: '5' }),
+    logLevel: 'silent',
+  };
   app = await buildApp(config, { ds: db.dataSource, redis });
   await app.ready();
 });
@@ -33,16 +36,25 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const cookieOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-const uniqueIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
+  res.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+const uniqueIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 async function login(who: string, password = DEMO_PASSWORD) {
-  return app.inject({ method: 'POST', url: '/api/v1.0/login', payload: { email: who, password }, remoteAddress: uniqueIp() });
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1.0/login',
+    payload: { email: who, password },
+    remoteAddress: uniqueIp(),
+  });
 }
 
 function latestMailTo(to: string): { subject: string; links: string[] } {
   const dir = join(varDir, 'mail');
-  const files = readdirSync(dir).filter((f) => f.includes(to.replace(/[^a-z0-9@._-]/gi, '_'))).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.includes(to.replace(/[^a-z0-9@._-]/gi, '_')))
+    .sort();
   return JSON.parse(readFileSync(join(dir, files[files.length - 1]), 'utf8'));
 }
 
@@ -59,7 +71,11 @@ async function waitForMail(to: string) {
 
 describe('registration', () => {
   it('gives the spec messages for bad input, all at once', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1.0/register', payload: { name: '', email: 'bad', password: 'short', confirmPassword: 'other' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/register',
+      payload: { name: '', email: 'bad', password: 'short', confirmPassword: 'other' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().messages).toEqual([
       'Name may not be empty.',
@@ -77,12 +93,36 @@ describe('registration', () => {
 
   it('registers with a lower-cased e-mail, logs the user in, and refuses the same address twice', async () => {
     const address = email('Nomsa.Dlamini').toUpperCase();
-    const res = await app.inject({ method: 'POST', url: '/api/v1.0/register', payload: { name: 'Nomsa Dlamini', email: address, password: 'Jacaranda-2026', confirmPassword: 'Jacaranda-2026' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/register',
+      payload: {
+        name: 'Nomsa Dlamini',
+        email: address,
+        password: 'Jacaranda-2026',
+        confirmPassword: 'Jacaranda-2026',
+      },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().message).toBeTruthy();
     const me = await app.inject({ url: '/api/v1.0/users/me', cookies: { [SESSION_COOKIE]: cookieOf(res)! } });
-    expect(me.json()).toMatchObject({ email: address.toLowerCase(), name: 'Nomsa Dlamini', roles: ['authenticated'], isAdmin: false, group: null });
-    const again = await app.inject({ method: 'POST', url: '/api/v1.0/register', payload: { name: 'N', email: address.toLowerCase(), password: 'Jacaranda-2026', confirmPassword: 'Jacaranda-2026' } });
+    expect(me.json()).toMatchObject({
+      email: address.toLowerCase(),
+      name: 'Nomsa Dlamini',
+      roles: ['authenticated'],
+      isAdmin: false,
+      group: null,
+    });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/register',
+      payload: {
+        name: 'N',
+        email: address.toLowerCase(),
+        password: 'Jacaranda-2026',
+        confirmPassword: 'Jacaranda-2026',
+      },
+    });
     expect(again.statusCode).toBe(409);
   });
 });
@@ -92,7 +132,12 @@ describe('login, session and logout', () => {
     const res = await login('admin@portal.test');
     expect(res.statusCode).toBe(200);
     const user = res.json();
-    expect(user).toMatchObject({ email: 'admin@portal.test', isAdmin: true, authenticated: true, roles: expect.arrayContaining(['authenticated', 'admin']) });
+    expect(user).toMatchObject({
+      email: 'admin@portal.test',
+      isAdmin: true,
+      authenticated: true,
+      roles: expect.arrayContaining(['authenticated', 'admin']),
+    });
     expect(user.groupName).toBeTruthy();
     expect(typeof user.groupProfessionalFeePercentage).toBe('number');
     expect(user.groupID).toBe(user.group._id);
@@ -118,11 +163,17 @@ describe('login, session and logout', () => {
 
   it('logout revokes the session cookie everywhere', async () => {
     const cookie = cookieOf(await login('qc@portal.test'))!;
-    expect((await app.inject({ url: '/api/v1.0/loggedin', cookies: { [SESSION_COOKIE]: cookie } })).json().email).toBe('qc@portal.test');
+    expect(
+      (await app.inject({ url: '/api/v1.0/loggedin', cookies: { [SESSION_COOKIE]: cookie } })).json().email,
+    ).toBe('qc@portal.test');
     const out = await app.inject({ url: '/api/v1.0/logout', cookies: { [SESSION_COOKIE]: cookie } });
     expect(out.statusCode).toBe(200);
-    expect((await app.inject({ url: '/api/v1.0/users/me', cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(401);
-    expect((await app.inject({ url: '/api/v1.0/loggedin', cookies: { [SESSION_COOKIE]: cookie } })).json()).toBe('0');
+    expect(
+      (await app.inject({ url: '/api/v1.0/users/me', cookies: { [SESSION_COOKIE]: cookie } })).statusCode,
+    ).toBe(401);
+    expect(
+      (await app.inject({ url: '/api/v1.0/loggedin', cookies: { [SESSION_COOKIE]: cookie } })).json(),
+    ).toBe('0');
   });
 
   it('rate-limits login attempts per e-mail address with a clear 429', async () => {
@@ -138,7 +189,14 @@ describe('login, session and logout', () => {
     const ip = uniqueIp();
     let last = 0;
     for (let i = 0; i < 51; i++) {
-      last = (await app.inject({ method: 'POST', url: '/api/v1.0/login', payload: { email: email(`ip${i}`), password: 'x' }, remoteAddress: ip })).statusCode;
+      last = (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1.0/login',
+          payload: { email: email(`ip${i}`), password: 'x' },
+          remoteAddress: ip,
+        })
+      ).statusCode;
     }
     expect(last).toBe(429);
   });
@@ -146,8 +204,16 @@ describe('login, session and logout', () => {
 
 describe('password reset', () => {
   it('answers forgot-password the same for known and unknown addresses and mails a single-use link', async () => {
-    const known = await app.inject({ method: 'POST', url: '/api/v1.0/forgot-password', payload: { email: 'user@portal.test' } });
-    const unknown = await app.inject({ method: 'POST', url: '/api/v1.0/forgot-password', payload: { text: 'ghost@portal.test' } });
+    const known = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/forgot-password',
+      payload: { email: 'user@portal.test' },
+    });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/forgot-password',
+      payload: { text: 'ghost@portal.test' },
+    });
     expect(known.statusCode).toBe(200);
     expect(unknown.json()).toEqual(known.json());
     const mail = await waitForMail('user@portal.test');
@@ -156,50 +222,94 @@ describe('password reset', () => {
     const token = link.split('/reset/')[1];
     const oldCookie = cookieOf(await login('user@portal.test'))!;
 
-    const weak = await app.inject({ method: 'POST', url: `/api/v1.0/reset/${token}`, payload: { password: 'short', confirmPassword: 'short' } });
+    const weak = await app.inject({
+      method: 'POST',
+      url: `/api/v1.0/reset/${token}`,
+      payload: { password: 'short', confirmPassword: 'short' },
+    });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().message).toBe('Password must be between 8-30 characters long.');
 
-    const ok = await app.inject({ method: 'POST', url: `/api/v1.0/reset/${token}`, payload: { password: 'New-Protea-Pass1', confirmPassword: 'New-Protea-Pass1' } });
+    const ok = await app.inject({
+      method: 'POST',
+      url: `/api/v1.0/reset/${token}`,
+      payload: { password: 'New-Protea-Pass1', confirmPassword: 'New-Protea-Pass1' },
+    });
     expect(ok.statusCode).toBe(200);
-    const reused = await app.inject({ method: 'POST', url: `/api/v1.0/reset/${token}`, payload: { password: 'Other-Protea-2', confirmPassword: 'Other-Protea-2' } });
+    const reused = await app.inject({
+      method: 'POST',
+      url: `/api/v1.0/reset/${token}`,
+      payload: { password: 'Other-Protea-2', confirmPassword: 'Other-Protea-2' },
+    });
     expect(reused.statusCode).toBe(400);
     expect(reused.json().message).toBe('Token invalid or expired');
 
     expect((await login('user@portal.test')).statusCode).toBe(401);
     expect((await login('user@portal.test', 'New-Protea-Pass1')).statusCode).toBe(200);
     // The session from before the reset is gone.
-    expect((await app.inject({ url: '/api/v1.0/users/me', cookies: { [SESSION_COOKIE]: oldCookie } })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ url: '/api/v1.0/users/me', cookies: { [SESSION_COOKIE]: oldCookie } })).statusCode,
+    ).toBe(401);
     // Only the hash of the token is stored.
     const rows = await db.dataSource.getRepository(PasswordResetTokenEntity).find();
     expect(rows.some((r) => r.tokenHash === token)).toBe(false);
   });
 
   it('refuses an expired token and an invented one', async () => {
-    await app.inject({ method: 'POST', url: '/api/v1.0/forgot-password', payload: { email: 'rates@portal.test' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/forgot-password',
+      payload: { email: 'rates@portal.test' },
+    });
     const token = (await waitForMail('rates@portal.test')).links[0].split('/reset/')[1];
-    await db.dataSource.query(`UPDATE identity.password_reset_tokens SET expires_at = now() - interval '1 minute'`);
-    const expired = await app.inject({ method: 'POST', url: `/api/v1.0/reset/${token}`, payload: { password: 'Later-Pass-99', confirmPassword: 'Later-Pass-99' } });
+    await db.dataSource.query(
+      `UPDATE identity.password_reset_tokens SET expires_at = now() - interval '1 minute'`,
+    );
+    const expired = await app.inject({
+      method: 'POST',
+      url: `/api/v1.0/reset/${token}`,
+      payload: { password: 'Later-Pass-99', confirmPassword: 'Later-Pass-99' },
+    });
     expect(expired.json().message).toBe('Token invalid or expired');
-    const invented = await app.inject({ method: 'POST', url: '/api/v1.0/reset/not-a-token', payload: { password: 'Later-Pass-99', confirmPassword: 'Later-Pass-99' } });
+    const invented = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/reset/not-a-token',
+      payload: { password: 'Later-Pass-99', confirmPassword: 'Later-Pass-99' },
+    });
     expect(invented.statusCode).toBe(400);
   });
 
   it('resets through passwordreset + passwordresetcb with the mailed key', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1.0/passwordreset', payload: { email: 'Claims@Portal.test' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/passwordreset',
+      payload: { email: 'Claims@Portal.test' },
+    });
     expect(res.statusCode).toBe(200);
     const link = (await waitForMail('claims@portal.test')).links[0];
     const key = new URL(link).searchParams.get('key')!;
     expect(new URL(link).pathname).toBe('/password-reset');
-    const cb = await app.inject({ method: 'POST', url: '/api/v1.0/passwordresetcb', payload: { key, password: 'Fynbos-Reset-7', confirmPassword: 'Fynbos-Reset-7' } });
+    const cb = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/passwordresetcb',
+      payload: { key, password: 'Fynbos-Reset-7', confirmPassword: 'Fynbos-Reset-7' },
+    });
     expect(cb.statusCode).toBe(200);
     expect((await login('claims@portal.test', 'Fynbos-Reset-7')).statusCode).toBe(200);
-    const missing = await app.inject({ method: 'POST', url: '/api/v1.0/passwordresetcb', payload: { password: 'x' } });
+    const missing = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/passwordresetcb',
+      payload: { password: 'x' },
+    });
     expect(missing.statusCode).toBe(400);
   });
 
   it('rejects a malformed e-mail with the spec message', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1.0/passwordreset', payload: { email: 'not-an-email' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/passwordreset',
+      payload: { email: 'not-an-email' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Email must be a valid email address.');
   });
@@ -226,7 +336,12 @@ describe('menu, services and audit', () => {
     const cookie = cookieOf(await login('operator@portal.test'))!;
     const res = await app.inject({ url: '/api/v1.0/services', cookies: { [SESSION_COOKIE]: cookie } });
     expect(res.json().success).toBe(true);
-    expect(res.json().services.map((s: { identifier: string }) => s.identifier).sort()).toEqual(['avs', 'iris', 'savi', 'spatialkey']);
+    expect(
+      res
+        .json()
+        .services.map((s: { identifier: string }) => s.identifier)
+        .sort(),
+    ).toEqual(['avs', 'iris', 'savi', 'spatialkey']);
     // Switching a service off removes its tile.
     await db.dataSource.query(`UPDATE identity.services SET active = false WHERE identifier = 'avs'`);
     const after = await app.inject({ url: '/api/v1.0/services', cookies: { [SESSION_COOKIE]: cookie } });
@@ -235,18 +350,43 @@ describe('menu, services and audit', () => {
   });
 
   it('records audit entries with the acting user', async () => {
-    const payload = { message: 'Address override', details: { from: '12 Long St', to: '14 Long St' }, user_name: 'Op', user_email: 'operator@portal.test', user_id: 'x1' };
+    const payload = {
+      message: 'Address override',
+      details: { from: '12 Long St', to: '14 Long St' },
+      user_name: 'Op',
+      user_email: 'operator@portal.test',
+      user_id: 'x1',
+    };
     expect((await app.inject({ method: 'POST', url: '/api/v1.0/audit/', payload })).statusCode).toBe(401);
     const cookie = cookieOf(await login('operator@portal.test'))!;
-    expect((await app.inject({ method: 'POST', url: '/api/v1.0/audit/', payload: { message: '' }, cookies: { [SESSION_COOKIE]: cookie } })).statusCode).toBe(400);
-    const res = await app.inject({ method: 'POST', url: '/api/v1.0/audit/', payload, cookies: { [SESSION_COOKIE]: cookie } });
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1.0/audit/',
+          payload: { message: '' },
+          cookies: { [SESSION_COOKIE]: cookie },
+        })
+      ).statusCode,
+    ).toBe(400);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1.0/audit/',
+      payload,
+      cookies: { [SESSION_COOKIE]: cookie },
+    });
     expect(res.statusCode).toBe(201);
-    const row = await db.dataSource.getRepository(AuditRecordEntity).findOneByOrFail({ message: 'Address override' });
+    const row = await db.dataSource
+      .getRepository(AuditRecordEntity)
+      .findOneByOrFail({ message: 'Address override' });
     expect(row).toMatchObject({ userEmail: 'operator@portal.test', details: payload.details });
     expect(row.actorUserId).toBeTruthy();
   });
 
   it('reports readiness of the database and Redis', async () => {
-    expect((await app.inject({ url: '/ready' })).json()).toMatchObject({ status: 'ok', checks: { db: 'ok', redis: 'ok' } });
+    expect((await app.inject({ url: '/ready' })).json()).toMatchObject({
+      status: 'ok',
+      checks: { db: 'ok', redis: 'ok' },
+    });
   });
 });

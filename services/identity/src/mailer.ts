@@ -35,9 +35,15 @@ export function folderMailer(dir: string, from: string, log: FastifyBaseLogger):
     async send(message) {
       await mkdir(dir, { recursive: true });
       const sentAt = new Date().toISOString();
-      const file = join(dir, `${sentAt.replace(/[:.]/g, '-')}-${message.to.replace(/[^a-z0-9@._-]/gi, '_')}.json`);
+      const file = join(
+        dir,
+        `${sentAt.replace(/[:.]/g, '-')}-${message.to.replace(/[^a-z0-9@._-]/gi, '_')}.json`,
+      );
       await writeFile(file, JSON.stringify({ from, sentAt, ...message }, null, 2));
-      log.info({ to: message.to, file, links: message.links }, `mail written to ${file}: ${message.links.join(' ')}`);
+      log.info(
+        { to: message.to, file, links: message.links },
+        `mail written to ${file}: ${message.links.join(' ')}`,
+      );
     },
   };
 }

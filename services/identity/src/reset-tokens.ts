@@ -7,7 +7,12 @@ export type ResetPurpose = 'reset-link' | 'callback';
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Makes a random single-use token; only its hash is stored. */
-export async function createResetToken(ds: DataSource, userId: string, purpose: ResetPurpose, ttlMinutes: number): Promise<string> {
+export async function createResetToken(
+  ds: DataSource,
+  userId: string,
+  purpose: ResetPurpose,
+  ttlMinutes: number,
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await ds.getRepository(PasswordResetTokenEntity).insert({
     userId,
@@ -22,7 +27,11 @@ export async function createResetToken(ds: DataSource, userId: string, purpose: 
  * Spends a token inside the caller's transaction: the row is locked, checked (unused, unexpired, of the
  * expected purpose, user still active) and marked used. Null when the token does not qualify.
  */
-export async function spendResetToken(manager: EntityManager, token: string, purpose: ResetPurpose): Promise<UserEntity | null> {
+export async function spendResetToken(
+  manager: EntityManager,
+  token: string,
+  purpose: ResetPurpose,
+): Promise<UserEntity | null> {
   const row = await manager
     .getRepository(PasswordResetTokenEntity)
     .createQueryBuilder('t')

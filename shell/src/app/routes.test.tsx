@@ -56,7 +56,11 @@ describe('route table (spec 01 §2)', () => {
 });
 
 describe('header menu (spec 03)', () => {
-  const menuFrom = (names: string[]) => screen.getAllByRole('link').map((link) => link.textContent).filter((text) => names.includes(text ?? ''));
+  const menuFrom = (names: string[]) =>
+    screen
+      .getAllByRole('link')
+      .map((link) => link.textContent)
+      .filter((text) => names.includes(text ?? ''));
   const allEntries = ['Home', 'Requests', 'Requests Admin', 'User Admin'];
 
   it('shows Home, Log in and Register to an anonymous visitor', async () => {
@@ -99,7 +103,8 @@ describe('header menu (spec 03)', () => {
   it('logs out from a page that needs a user and lands on the login page', async () => {
     let loggedIn = true;
     answerFetch({
-      [`GET ${API.me}`]: () => (loggedIn ? json(200, thandi) : json(401, { statusCode: 401, error: 'Unauthorized', message: 'x' })),
+      [`GET ${API.me}`]: () =>
+        loggedIn ? json(200, thandi) : json(401, { statusCode: 401, error: 'Unauthorized', message: 'x' }),
       [`GET ${API.logout}`]: () => {
         loggedIn = false;
         return json(200, { message: 'Logged out.' });
@@ -107,7 +112,9 @@ describe('header menu (spec 03)', () => {
     });
     const { router } = renderPortal({
       at: '/requests',
-      remotes: [{ name: 'requests', entry: 'http://portal.test/requests/mf-manifest.json', routes: ['/requests'] }],
+      remotes: [
+        { name: 'requests', entry: 'http://portal.test/requests/mf-manifest.json', routes: ['/requests'] },
+      ],
       loadRemoteRoutes: async () => [{ path: '/requests', Component: () => <h1>My requests</h1> }],
     });
     expect(await screen.findByRole('heading', { name: 'My requests' })).toBeTruthy();
@@ -121,7 +128,8 @@ describe('header menu (spec 03)', () => {
   it('logs out: GET logout, store cleared, login page', async () => {
     let loggedIn = true;
     const calls = answerFetch({
-      [`GET ${API.me}`]: () => (loggedIn ? json(200, thandi) : json(401, { statusCode: 401, error: 'Unauthorized', message: 'x' })),
+      [`GET ${API.me}`]: () =>
+        loggedIn ? json(200, thandi) : json(401, { statusCode: 401, error: 'Unauthorized', message: 'x' }),
       [`GET ${API.logout}`]: () => {
         loggedIn = false;
         return json(200, { message: 'Logged out.' });

@@ -32,16 +32,24 @@ export function portalRoutes(remoteRoutes: RemoteRoutes): RouteObject[] {
           id: CONTENT_ROUTE_ID,
           errorElement: <PageError />,
           children: [
-            { index: true, lazy: () => import('../pages/home/HomePage').then((page) => ({ Component: page.HomePage })) },
+            {
+              index: true,
+              lazy: () => import('../pages/home/HomePage').then((page) => ({ Component: page.HomePage })),
+            },
             {
               path: 'auth',
               element: anonymousOnly,
               children: [
                 { index: true, element: <Navigate to="/auth/login" replace /> },
-                { path: 'login', lazy: () => import('../pages/auth/LoginPage').then((page) => ({ Component: page.LoginPage })) },
+                {
+                  path: 'login',
+                  lazy: () =>
+                    import('../pages/auth/LoginPage').then((page) => ({ Component: page.LoginPage })),
+                },
                 {
                   path: 'register',
-                  lazy: () => import('../pages/auth/RegisterPage').then((page) => ({ Component: page.RegisterPage })),
+                  lazy: () =>
+                    import('../pages/auth/RegisterPage').then((page) => ({ Component: page.RegisterPage })),
                 },
               ],
             },
@@ -50,18 +58,26 @@ export function portalRoutes(remoteRoutes: RemoteRoutes): RouteObject[] {
               children: [
                 {
                   path: 'forgot-password',
-                  lazy: () => import('../pages/auth/ForgotPasswordPage').then((page) => ({ Component: page.ForgotPasswordPage })),
+                  lazy: () =>
+                    import('../pages/auth/ForgotPasswordPage').then((page) => ({
+                      Component: page.ForgotPasswordPage,
+                    })),
                 },
                 {
                   path: 'reset/:tokenId',
-                  lazy: () => import('../pages/auth/ResetPasswordPage').then((page) => ({ Component: page.ResetPasswordPage })),
+                  lazy: () =>
+                    import('../pages/auth/ResetPasswordPage').then((page) => ({
+                      Component: page.ResetPasswordPage,
+                    })),
                 },
               ],
             },
             {
               path: 'password-reset',
               lazy: () =>
-                import('../pages/auth/PasswordResetCallbackPage').then((page) => ({ Component: page.PasswordResetCallbackPage })),
+                import('../pages/auth/PasswordResetCallbackPage').then((page) => ({
+                  Component: page.PasswordResetCallbackPage,
+                })),
             },
             { path: 'login', element: <MovedTo pathname="/auth/login" /> },
             { path: 'register', element: <MovedTo pathname="/auth/register" /> },

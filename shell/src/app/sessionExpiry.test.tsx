@@ -8,7 +8,9 @@ import { thandi } from '../testing/session';
 
 // A remote's endpoint, injected into the one api as a remote does.
 const requestsApi = baseApi.injectEndpoints({
-  endpoints: (build) => ({ myRequests: build.query<{ total: number }, void>({ query: () => '/api/v1.0/request/pager/' }) }),
+  endpoints: (build) => ({
+    myRequests: build.query<{ total: number }, void>({ query: () => '/api/v1.0/request/pager/' }),
+  }),
 });
 
 function MyRequests() {
@@ -23,7 +25,8 @@ describe('a 401 from any call (spec 01 §6)', () => {
     let sessionValid = true;
     answerFetch({
       [`GET ${API.me}`]: () => (sessionValid ? json(200, thandi) : errorAnswer(401, 'Session expired')),
-      'GET /api/v1.0/request/pager/': () => (sessionValid ? json(200, { total: 3 }) : errorAnswer(401, 'Session expired')),
+      'GET /api/v1.0/request/pager/': () =>
+        sessionValid ? json(200, { total: 3 }) : errorAnswer(401, 'Session expired'),
       [`POST ${API.login}`]: () => {
         sessionValid = true;
         return json(200, thandi);
@@ -31,11 +34,15 @@ describe('a 401 from any call (spec 01 §6)', () => {
     });
     const view = renderPortal({
       at: '/',
-      remotes: [{ name: 'requests', entry: 'http://portal.test/requests/mf-manifest.json', routes: ['/requests'] }],
+      remotes: [
+        { name: 'requests', entry: 'http://portal.test/requests/mf-manifest.json', routes: ['/requests'] },
+      ],
       loadRemoteRoutes: async () => [{ path: '/requests', Component: MyRequests }],
     });
     // As bootstrap does: the redirect goes through the shell's router, remembering the page.
-    setLoginRedirect(() => view.router.navigate(LOGIN_PATH, { replace: true, state: { from: view.router.state.location } }));
+    setLoginRedirect(() =>
+      view.router.navigate(LOGIN_PATH, { replace: true, state: { from: view.router.state.location } }),
+    );
     await screen.findByRole('heading', { name: `Welcome, ${thandi.name}` });
 
     sessionValid = false; // the session expires while the user is away

@@ -17,7 +17,13 @@ type FormTextFieldProps<Values> = Pick<OutlinedInputProps, 'type' | 'autoComplet
  * Built from the input parts rather than MUI's TextField, which also brings Select, Menu and Modal
  * into the login page's first load.
  */
-export function FormTextField<Values>({ formik, name, label, helperText, ...inputProps }: FormTextFieldProps<Values>) {
+export function FormTextField<Values>({
+  formik,
+  name,
+  label,
+  helperText,
+  ...inputProps
+}: FormTextFieldProps<Values>) {
   const touched = formik.touched[name];
   const error = formik.errors[name];
   const message = touched && typeof error === 'string' ? error : undefined;

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** A message that hides itself `durationMs` after it was shown (e.g. the 2 s login error). */
-export function useTimedMessage(durationMs: number): [message: string | null, show: (message: string) => void] {
+export function useTimedMessage(
+  durationMs: number,
+): [message: string | null, show: (message: string) => void] {
   const [message, setMessage] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const show = useCallback(

@@ -28,7 +28,11 @@ export function Header() {
         >
           Property Portal
         </Typography>
-        <Box component="nav" aria-label="Main" sx={{ display: 'flex', gap: 0.5, flexGrow: 1, overflowX: 'auto' }}>
+        <Box
+          component="nav"
+          aria-label="Main"
+          sx={{ display: 'flex', gap: 0.5, flexGrow: 1, overflowX: 'auto' }}
+        >
           {entries.map((entry) => (
             <Button
               key={entry.path}
@@ -65,10 +69,19 @@ function UserActions({ name }: { name: string }) {
 function AnonymousActions() {
   const location = useLocation();
   // Come back here after logging in; from one account page to another, keep the page to come back to.
-  const state = isAccountPage(location.pathname) ? (location.state as ReturnToState | null) : { from: location };
+  const state = isAccountPage(location.pathname)
+    ? (location.state as ReturnToState | null)
+    : { from: location };
   return (
     <Box sx={{ display: 'flex', gap: 1 }}>
-      <Button component={RouterLink} to="/auth/login" state={state} color="inherit" variant="outlined" size="small">
+      <Button
+        component={RouterLink}
+        to="/auth/login"
+        state={state}
+        color="inherit"
+        variant="outlined"
+        size="small"
+      >
         Log in
       </Button>
       <Button component={RouterLink} to="/auth/register" state={state} color="inherit" size="small">

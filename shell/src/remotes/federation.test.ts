@@ -2,7 +2,10 @@ import { retryPlugin } from './federation';
 
 describe('retry plugin (manifests)', () => {
   const fetchManifest = (plugin: ReturnType<typeof retryPlugin>) =>
-    (plugin.fetch as (url: string, init: RequestInit) => Promise<Response>)('http://portal.test/remotes/a/mf-manifest.json', {});
+    (plugin.fetch as (url: string, init: RequestInit) => Promise<Response>)(
+      'http://portal.test/remotes/a/mf-manifest.json',
+      {},
+    );
 
   it('asks again after a network failure or a 5xx, and hands back the good answer', async () => {
     global.fetch = jest

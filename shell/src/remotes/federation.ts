@@ -100,7 +100,9 @@ export async function loadFederatedRoutes(remote: RemoteEntry): Promise<RouteObj
   const exposed = await loadRemote<RemoteRoutesModule>(`${remote.name}/routes`);
   const routes = exposed && (Array.isArray(exposed.default) ? exposed.default : exposed.routes);
   if (!Array.isArray(routes)) {
-    throw new Error(`Remote ${remote.name} does not expose a route array as ./routes (default or named "routes").`);
+    throw new Error(
+      `Remote ${remote.name} does not expose a route array as ./routes (default or named "routes").`,
+    );
   }
   return routes as RouteObject[];
 }

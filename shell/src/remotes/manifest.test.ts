@@ -13,12 +13,19 @@ describe('/remotes.json', () => {
 
   it('keeps well-formed entries and makes their manifest URLs absolute', async () => {
     global.fetch = jest.fn(async () =>
-      Response.json({ remotes: [remote('locator', ['/savi', '/locate']), { name: 'broken' }, remote('bad', ['no-slash'])] }),
+      Response.json({
+        remotes: [remote('locator', ['/savi', '/locate']), { name: 'broken' }, remote('bad', ['no-slash'])],
+      }),
     ) as unknown as typeof fetch;
 
     const remotes = await loadRemotesManifest();
 
-    expect(remotes).toEqual([{ ...remote('locator', ['/savi', '/locate']), entry: 'http://localhost/remotes/locator/mf-manifest.json' }]);
+    expect(remotes).toEqual([
+      {
+        ...remote('locator', ['/savi', '/locate']),
+        entry: 'http://localhost/remotes/locator/mf-manifest.json',
+      },
+    ]);
   });
 
   it('runs without remotes when the list cannot be read', async () => {
@@ -46,7 +53,10 @@ describe('remoteForPath', () => {
 
 describe('rolesFor', () => {
   it('reads the roles, else any logged-in user, unless the remote is public', () => {
-    expect(rolesFor(remote('a', ['/a'], { roles: ['admin', 'saviOperator'] }))).toEqual(['admin', 'saviOperator']);
+    expect(rolesFor(remote('a', ['/a'], { roles: ['admin', 'saviOperator'] }))).toEqual([
+      'admin',
+      'saviOperator',
+    ]);
     expect(rolesFor(remote('a', ['/a']))).toEqual(['authenticated']);
     expect(rolesFor(remote('a', ['/a'], { roles: [] }))).toEqual(['authenticated']);
     expect(rolesFor(remote('a', ['/a'], { authenticated: false }))).toEqual(['anonymous']);

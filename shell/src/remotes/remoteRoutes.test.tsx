@@ -30,8 +30,17 @@ const requestsRoutes: RouteObject[] = [
   { path: '/requests/:id', Component: () => <h1>One request</h1> },
 ];
 
-const requestsRemote: RemoteEntry = { name: 'requests', entry: 'http://portal.test/remotes/requests/mf-manifest.json', routes: ['/requests'] };
-const adminRemote: RemoteEntry = { name: 'servicesAdmin', entry: 'http://portal.test/remotes/sa/mf-manifest.json', routes: ['/services/admin'], roles: ['admin'] };
+const requestsRemote: RemoteEntry = {
+  name: 'requests',
+  entry: 'http://portal.test/remotes/requests/mf-manifest.json',
+  routes: ['/requests'],
+};
+const adminRemote: RemoteEntry = {
+  name: 'servicesAdmin',
+  entry: 'http://portal.test/remotes/sa/mf-manifest.json',
+  routes: ['/services/admin'],
+  roles: ['admin'],
+};
 
 describe('remote routes', () => {
   afterEach(() => jest.restoreAllMocks());
@@ -79,7 +88,11 @@ describe('remote routes', () => {
     const Broken = () => {
       throw new Error('bug in a remote');
     };
-    renderPortal({ at: '/requests', remotes: [requestsRemote], loadRemoteRoutes: async () => [{ path: '/requests', Component: Broken }] });
+    renderPortal({
+      at: '/requests',
+      remotes: [requestsRemote],
+      loadRemoteRoutes: async () => [{ path: '/requests', Component: Broken }],
+    });
 
     expect(await screen.findByText(REMOTE_LOAD_FAILED)).toBeTruthy();
     expect(within(screen.getByRole('banner')).getByText(thandi.name)).toBeTruthy();
@@ -110,7 +123,11 @@ describe('remote routes', () => {
 
   it("shows the not-found page under a remote's prefix where it has no page", async () => {
     answerFetch(meAnswer(thandi));
-    renderPortal({ at: '/requests/a/b/c', remotes: [requestsRemote], loadRemoteRoutes: async () => requestsRoutes });
+    renderPortal({
+      at: '/requests/a/b/c',
+      remotes: [requestsRemote],
+      loadRemoteRoutes: async () => requestsRoutes,
+    });
 
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
   });

@@ -8,7 +8,12 @@ export const thandi = {
   roles: ['authenticated'],
 } as SessionUser;
 
-export const admin = { ...thandi, _id: 'u2', name: 'Pieter Admin', roles: ['authenticated', 'admin'] } as SessionUser;
+export const admin = {
+  ...thandi,
+  _id: 'u2',
+  name: 'Pieter Admin',
+  roles: ['authenticated', 'admin'],
+} as SessionUser;
 
 /** The answers of GET users/me for a user, or for an anonymous visitor (401). */
 export const meAnswer = (user: SessionUser | null) => ({
@@ -26,7 +31,8 @@ export function sessionAnswers(user: SessionUser) {
     return answer;
   };
   return {
-    [`GET ${API.me}`]: () => (loggedIn ? json(200, user) : errorAnswer(401, 'You need to log in to do that.')),
+    [`GET ${API.me}`]: () =>
+      loggedIn ? json(200, user) : errorAnswer(401, 'You need to log in to do that.'),
     [`POST ${API.login}`]: () => startSession(json(200, user)),
     [`POST ${API.register}`]: () => startSession(json(201, { message: 'Registration successful. Welcome!' })),
   };

@@ -4,7 +4,12 @@ import { baseApi, setLoginRedirect } from './baseApi';
 import { createPortalStore } from '../store/store';
 import { selectCurrentUser, userSet } from '../auth/authSlice';
 
-const user = { _id: 'u1', name: 'Thandi', email: 'thandi@example.co.za', roles: ['authenticated'] } as SessionUser;
+const user = {
+  _id: 'u1',
+  name: 'Thandi',
+  email: 'thandi@example.co.za',
+  roles: ['authenticated'],
+} as SessionUser;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -18,7 +23,9 @@ function answerFetch(answers: Record<string, () => Response>) {
 }
 
 const testApi = baseApi.injectEndpoints({
-  endpoints: (build) => ({ requestsPage: build.query<unknown, void>({ query: () => '/api/v1.0/request/pager/' }) }),
+  endpoints: (build) => ({
+    requestsPage: build.query<unknown, void>({ query: () => '/api/v1.0/request/pager/' }),
+  }),
 });
 
 describe('base api', () => {
@@ -30,7 +37,10 @@ describe('base api', () => {
   });
 
   it('sends a 401 from any call to the login page and ends the session', async () => {
-    answerFetch({ 'GET /api/v1.0/request/pager/': () => json(401, { statusCode: 401, error: 'Unauthorized', message: 'Expired' }) });
+    answerFetch({
+      'GET /api/v1.0/request/pager/': () =>
+        json(401, { statusCode: 401, error: 'Unauthorized', message: 'Expired' }),
+    });
     const store = createPortalStore();
     store.dispatch(userSet(user));
 
@@ -43,7 +53,9 @@ describe('base api', () => {
   });
 
   it('reads a 401 from users/me as "anonymous", without a redirect', async () => {
-    answerFetch({ [`GET ${API.me}`]: () => json(401, { statusCode: 401, error: 'Unauthorized', message: 'No session' }) });
+    answerFetch({
+      [`GET ${API.me}`]: () => json(401, { statusCode: 401, error: 'Unauthorized', message: 'No session' }),
+    });
     const store = createPortalStore();
 
     const result = await store.dispatch(baseApi.endpoints.me.initiate());
@@ -53,7 +65,10 @@ describe('base api', () => {
   });
 
   it('does not redirect on a failed login (wrong credentials are a 401 too)', async () => {
-    answerFetch({ [`POST ${API.login}`]: () => json(401, { statusCode: 401, error: 'Unauthorized', message: 'Incorrect' }) });
+    answerFetch({
+      [`POST ${API.login}`]: () =>
+        json(401, { statusCode: 401, error: 'Unauthorized', message: 'Incorrect' }),
+    });
     const store = createPortalStore();
 
     const result = await store.dispatch(baseApi.endpoints.login.initiate({ email: 'a@b.co', password: 'x' }));
@@ -65,8 +80,14 @@ describe('base api', () => {
   it('turns every error into {status, message, messages?}', async () => {
     answerFetch({
       [`POST ${API.register}`]: () =>
-        json(400, { statusCode: 400, error: 'Bad Request', message: 'Name may not be empty.', messages: ['Name may not be empty.', 'Email must be a valid email address.'] }),
-      [`GET ${API.services}`]: () => new Response('upstream down', { status: 502, headers: { 'content-type': 'text/plain' } }),
+        json(400, {
+          statusCode: 400,
+          error: 'Bad Request',
+          message: 'Name may not be empty.',
+          messages: ['Name may not be empty.', 'Email must be a valid email address.'],
+        }),
+      [`GET ${API.services}`]: () =>
+        new Response('upstream down', { status: 502, headers: { 'content-type': 'text/plain' } }),
     });
     const store = createPortalStore();
 
@@ -95,7 +116,9 @@ describe('base api', () => {
   });
 
   it("reads /loggedin's '0' as not logged in", async () => {
-    answerFetch({ [`GET ${API.loggedIn}`]: () => new Response('0', { headers: { 'content-type': 'text/plain' } }) });
+    answerFetch({
+      [`GET ${API.loggedIn}`]: () => new Response('0', { headers: { 'content-type': 'text/plain' } }),
+    });
     const store = createPortalStore();
 
     const result = await store.dispatch(baseApi.endpoints.loggedIn.initiate());

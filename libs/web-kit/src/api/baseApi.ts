@@ -54,7 +54,11 @@ const fetchWithCookies = fetchBaseQuery({
 });
 
 /** fetchBaseQuery with the session cookie, the 401 rule and one error shape. */
-export const portalBaseQuery: BaseQueryFn<string | FetchArgs, unknown, PortalError> = async (args, api, extra) => {
+export const portalBaseQuery: BaseQueryFn<string | FetchArgs, unknown, PortalError> = async (
+  args,
+  api,
+  extra,
+) => {
   const result = await fetchWithCookies(args, api, extra);
   if (!result.error) return { data: result.data, meta: result.meta };
   const error = toPortalError(result.error);
@@ -72,7 +76,17 @@ export const portalBaseQuery: BaseQueryFn<string | FetchArgs, unknown, PortalErr
  * Cache tags shared across the portal; a remote that needs its own adds them with
  * `baseApi.enhanceEndpoints({ addTagTypes: [...] })`.
  */
-export const TAG_TYPES = ['Me', 'Menu', 'Services', 'Request', 'Report', 'User', 'Group', 'Rates', 'IrisReport'] as const;
+export const TAG_TYPES = [
+  'Me',
+  'Menu',
+  'Services',
+  'Request',
+  'Report',
+  'User',
+  'Group',
+  'Rates',
+  'IrisReport',
+] as const;
 
 /** Accepts a user object; anything else (the '0' of /loggedin, an empty body) means "not logged in". */
 function asSessionUser(value: unknown): SessionUser | null {
@@ -139,7 +153,9 @@ export const baseApi = createApi({
         const result = await baseQuery(API.services);
         if (result.error) return { error: result.error };
         const answer = result.data as ServicesAnswer;
-        return answer?.success ? { data: answer.services } : { error: { status: 200, message: TEXT.failedToLoadServices } };
+        return answer?.success
+          ? { data: answer.services }
+          : { error: { status: 200, message: TEXT.failedToLoadServices } };
       },
       providesTags: ['Services'],
     }),

@@ -129,7 +129,10 @@ describe('RequireAnonymous', () => {
 
   it('sends a logged-in user back to the page they came from', async () => {
     sessionOf({ name: 'Thandi', roles: ['authenticated'] });
-    const router = visit({ pathname: '/auth/login', state: { from: { pathname: '/somewhere', search: '?a=1' } } });
+    const router = visit({
+      pathname: '/auth/login',
+      state: { from: { pathname: '/somewhere', search: '?a=1' } },
+    });
     expect(await screen.findByRole('heading', { name: 'Somewhere' })).toBeTruthy();
     expect(router.state.location.search).toBe('?a=1');
   });

@@ -32,8 +32,8 @@ const requestsApi = baseApi.injectEndpoints({
 
 describe('portal store', () => {
   beforeEach(() => {
-    global.fetch = jest.fn(async () =>
-      new Response('7', { headers: { 'content-type': 'application/json' } }),
+    global.fetch = jest.fn(
+      async () => new Response('7', { headers: { 'content-type': 'application/json' } }),
     ) as unknown as typeof fetch;
   });
 

@@ -23,7 +23,11 @@ import { sessionEnded } from './sessionEnded';
 export interface LazyLoadedSlices {}
 
 /** The one root reducer of the portal; remotes add to it with injectSlice (or slice.injectInto). */
-export const rootReducer = combineSlices(baseApi, authSlice, notificationsSlice).withLazyLoadedSlices<LazyLoadedSlices>();
+export const rootReducer = combineSlices(
+  baseApi,
+  authSlice,
+  notificationsSlice,
+).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -8,7 +8,14 @@ import {
   PasswordResetRequestBody,
   ResetByTokenParams,
 } from '@portal/contracts';
-import { ACCOUNT_TEXT, TEXT, emailOnlySchema, newPasswordSchema, normaliseEmail, validationMessages } from '@portal/domain';
+import {
+  ACCOUNT_TEXT,
+  TEXT,
+  emailOnlySchema,
+  newPasswordSchema,
+  normaliseEmail,
+  validationMessages,
+} from '@portal/domain';
 import { UserEntity, hashPassword } from '@portal/db';
 import { badRequest, revokeSessionsBefore } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
@@ -19,11 +26,15 @@ import type { IdentityContext } from '../deps';
 
 export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
   const { ds, redis, config, mailer, emailAttempts } = ctx;
-  const perIpLimit = { rateLimit: { max: config.attemptsPerIp, timeWindow: config.attemptWindowSeconds * 1000 } };
+  const perIpLimit = {
+    rateLimit: { max: config.attemptsPerIp, timeWindow: config.attemptWindowSeconds * 1000 },
+  };
   const errors = { 400: ErrorAnswer, 429: ErrorAnswer };
 
   const linkFor = (purpose: ResetPurpose, token: string) =>
-    purpose === 'reset-link' ? `${config.publicUrl}/reset/${token}` : `${config.publicUrl}/password-reset?key=${token}`;
+    purpose === 'reset-link'
+      ? `${config.publicUrl}/reset/${token}`
+      : `${config.publicUrl}/password-reset?key=${token}`;
 
   /** Mails a reset link when the address belongs to an active user. Runs after the answer is sent. */
   async function mailResetLink(emailInput: string, purpose: ResetPurpose, log: FastifyBaseLogger) {
@@ -44,18 +55,27 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
     const messages = validationMessages(emailOnlySchema, { email });
     if (messages.length) throw badRequest(messages[0], messages);
     await emailAttempts.hit(`reset:${normaliseEmail(email)}`);
-    setImmediate(() => mailResetLink(email, purpose, log).catch((err) => log.error({ err }, 'could not send the reset mail')));
+    setImmediate(() =>
+      mailResetLink(email, purpose, log).catch((err) => log.error({ err }, 'could not send the reset mail')),
+    );
     return { message: ACCOUNT_TEXT.resetMailSent };
   }
 
-  async function setNewPassword(token: string, purpose: ResetPurpose, body: { password: string; confirmPassword: string }) {
+  async function setNewPassword(
+    token: string,
+    purpose: ResetPurpose,
+    body: { password: string; confirmPassword: string },
+  ) {
     const messages = validationMessages(newPasswordSchema, body);
     if (messages.length) throw badRequest(messages[0], messages);
     const passwordHash = await hashPassword(body.password);
     const changedAt = new Date();
     const user = await ds.transaction(async (manager) => {
       const owner = await spendResetToken(manager, token, purpose);
-      if (owner) await manager.getRepository(UserEntity).update({ id: owner.id }, { passwordHash, tokensValidAfter: changedAt });
+      if (owner)
+        await manager
+          .getRepository(UserEntity)
+          .update({ id: owner.id }, { passwordHash, tokensValidAfter: changedAt });
       return owner;
     });
     if (!user) throw badRequest(TEXT.tokenInvalidOrExpired);
@@ -64,21 +84,40 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
     return { message: ACCOUNT_TEXT.passwordUpdated };
   }
 
-  app.post(API.forgotPassword, { config: perIpLimit, schema: { body: ForgotPasswordBody, response: { 200: MessageAnswer, ...errors } } }, async (request) =>
-    requestReset(request.body.email ?? request.body.text ?? '', 'reset-link', request.log),
+  app.post(
+    API.forgotPassword,
+    { config: perIpLimit, schema: { body: ForgotPasswordBody, response: { 200: MessageAnswer, ...errors } } },
+    async (request) => requestReset(request.body.email ?? request.body.text ?? '', 'reset-link', request.log),
   );
 
-  app.post(API.passwordReset, { config: perIpLimit, schema: { body: PasswordResetRequestBody, response: { 200: MessageAnswer, ...errors } } }, async (request) =>
-    requestReset(request.body.email, 'callback', request.log),
+  app.post(
+    API.passwordReset,
+    {
+      config: perIpLimit,
+      schema: { body: PasswordResetRequestBody, response: { 200: MessageAnswer, ...errors } },
+    },
+    async (request) => requestReset(request.body.email, 'callback', request.log),
   );
 
-  app.post('/api/v1.0/reset/:tokenId', {
-    config: perIpLimit,
-    schema: { params: ResetByTokenParams, body: NewPasswordBody, response: { 200: MessageAnswer, ...errors } },
-  }, async (request) => setNewPassword(request.params.tokenId, 'reset-link', request.body));
+  app.post(
+    '/api/v1.0/reset/:tokenId',
+    {
+      config: perIpLimit,
+      schema: {
+        params: ResetByTokenParams,
+        body: NewPasswordBody,
+        response: { 200: MessageAnswer, ...errors },
+      },
+    },
+    async (request) => setNewPassword(request.params.tokenId, 'reset-link', request.body),
+  );
 
-  app.post(API.passwordResetCallback, {
-    config: perIpLimit,
-    schema: { body: PasswordResetCallbackBody, response: { 200: MessageAnswer, ...errors } },
-  }, async (request) => setNewPassword(request.body.key, 'callback', request.body));
+  app.post(
+    API.passwordResetCallback,
+    {
+      config: perIpLimit,
+      schema: { body: PasswordResetCallbackBody, response: { 200: MessageAnswer, ...errors } },
+    },
+    async (request) => setNewPassword(request.body.key, 'callback', request.body),
+  );
 }

@@ -1,4 +1,12 @@
-import { API, AuditBody, ErrorAnswer, MenuAnswer, MenuParams, ServicesAnswer, SuccessAnswer } from '@portal/contracts';
+import {
+  API,
+  AuditBody,
+  ErrorAnswer,
+  MenuAnswer,
+  MenuParams,
+  ServicesAnswer,
+  SuccessAnswer,
+} from '@portal/contracts';
 import { MENUS } from '@portal/domain';
 import { AuditRecordEntity, UserEntity } from '@portal/db';
 import { notFound, unauthorized } from '@portal/server-kit';
@@ -10,31 +18,46 @@ import type { IdentityContext } from '../deps';
 export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   const { ds } = ctx;
 
-  app.get('/admin/menu/:name', { schema: { params: MenuParams, response: { 200: MenuAnswer, 404: ErrorAnswer } } }, async (request) => {
-    const menu = MENUS[request.params.name];
-    if (!menu) throw notFound(`There is no menu named '${request.params.name}'.`);
-    return { name: request.params.name, defaultMenu: menu };
-  });
+  app.get(
+    '/admin/menu/:name',
+    { schema: { params: MenuParams, response: { 200: MenuAnswer, 404: ErrorAnswer } } },
+    async (request) => {
+      const menu = MENUS[request.params.name];
+      if (!menu) throw notFound(`There is no menu named '${request.params.name}'.`);
+      return { name: request.params.name, defaultMenu: menu };
+    },
+  );
 
-  app.get(API.services, { preHandler: app.authenticate, schema: { response: { 200: ServicesAnswer, 401: ErrorAnswer } } }, async (request) => {
-    const user = await ds.getRepository(UserEntity).findOneBy({ id: request.user.sub });
-    if (!user || !user.active) throw unauthorized();
-    return { success: true, services: (await ownServices(ds, user)).map(toServiceAnswer) };
-  });
+  app.get(
+    API.services,
+    { preHandler: app.authenticate, schema: { response: { 200: ServicesAnswer, 401: ErrorAnswer } } },
+    async (request) => {
+      const user = await ds.getRepository(UserEntity).findOneBy({ id: request.user.sub });
+      if (!user || !user.active) throw unauthorized();
+      return { success: true, services: (await ownServices(ds, user)).map(toServiceAnswer) };
+    },
+  );
 
   // Spec 01 §7: overrides are logged here. The session decides who acted; the body's user fields are
   // kept as sent, since they describe whom the client believed it was acting for.
-  app.post(API.audit, { preHandler: app.authenticate, schema: { body: AuditBody, response: { 201: SuccessAnswer, 400: ErrorAnswer, 401: ErrorAnswer } } }, async (request, reply) => {
-    const { message, details, user_name, user_email, user_id } = request.body;
-    await ds.getRepository(AuditRecordEntity).insert({
-      message,
-      details: details === undefined ? undefined : (details as object),
-      userName: user_name ?? request.user.name,
-      userEmail: user_email ?? request.user.email,
-      userId: user_id ?? request.user.sub,
-      actorUserId: request.user.sub,
-      ip: request.ip,
-    });
-    return reply.status(201).send({ success: true });
-  });
+  app.post(
+    API.audit,
+    {
+      preHandler: app.authenticate,
+      schema: { body: AuditBody, response: { 201: SuccessAnswer, 400: ErrorAnswer, 401: ErrorAnswer } },
+    },
+    async (request, reply) => {
+      const { message, details, user_name, user_email, user_id } = request.body;
+      await ds.getRepository(AuditRecordEntity).insert({
+        message,
+        details: details === undefined ? undefined : (details as object),
+        userName: user_name ?? request.user.name,
+        userEmail: user_email ?? request.user.email,
+        userId: user_id ?? request.user.sub,
+        actorUserId: request.user.sub,
+        ip: request.ip,
+      });
+      return reply.status(201).send({ success: true });
+    },
+  );
 }

@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { API, ErrorAnswer, LoginBody, MessageAnswer, RegisterBody, SessionUser } from '@portal/contracts';
-import { ACCOUNT_TEXT, loginSchema, normaliseEmail, registerSchema, validationMessages } from '@portal/domain';
+import {
+  ACCOUNT_TEXT,
+  loginSchema,
+  normaliseEmail,
+  registerSchema,
+  validationMessages,
+} from '@portal/domain';
 import { UserEntity, hashPassword, verifyPassword } from '@portal/db';
 import { HttpError, badRequest, revokeSessionsBefore, unauthorized } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
@@ -12,7 +18,9 @@ let decoyHash: Promise<string> | undefined;
 
 export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   const { ds, redis, config, emailAttempts } = ctx;
-  const perIpLimit = { rateLimit: { max: config.attemptsPerIp, timeWindow: config.attemptWindowSeconds * 1000 } };
+  const perIpLimit = {
+    rateLimit: { max: config.attemptsPerIp, timeWindow: config.attemptWindowSeconds * 1000 },
+  };
   const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
   app.get(API.me, { schema: { response: { 200: SessionUser, 401: ErrorAnswer } } }, async (request) => {
@@ -24,51 +32,72 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   // Spec 01 §7: the user, or the string '0' when not logged in (sent as the JSON string "0").
   // Fastify would send a bare string as text (which JSON clients read as the number 0), so it is encoded here.
-  app.get(API.loggedIn, { schema: { response: { 200: Type.Union([SessionUser, Type.Literal('0')]) } } }, async (request, reply) => {
-    const claims = await app.sessionOf(request);
-    const current = claims && (await sessionUserFor(ds, claims));
-    if (current) return current.answer;
-    return reply.type('application/json; charset=utf-8').serializer((v: unknown) => JSON.stringify(v)).send('0');
-  });
+  app.get(
+    API.loggedIn,
+    { schema: { response: { 200: Type.Union([SessionUser, Type.Literal('0')]) } } },
+    async (request, reply) => {
+      const claims = await app.sessionOf(request);
+      const current = claims && (await sessionUserFor(ds, claims));
+      if (current) return current.answer;
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((v: unknown) => JSON.stringify(v))
+        .send('0');
+    },
+  );
 
-  app.post(API.login, { config: perIpLimit, schema: { body: LoginBody, response: { 200: SessionUser, ...errors } } }, async (request, reply) => {
-    const messages = validationMessages(loginSchema, request.body);
-    if (messages.length) throw badRequest(messages[0], messages);
-    const email = normaliseEmail(request.body.email);
-    await emailAttempts.hit(`login:${email}`);
-    const user = await ds.getRepository(UserEntity).findOneBy({ email });
-    decoyHash ??= hashPassword('decoy-password-for-timing');
-    const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash), request.body.password);
-    if (!user || !passwordOk) throw new HttpError(401, ACCOUNT_TEXT.loginFailed);
-    if (!user.active) throw new HttpError(403, ACCOUNT_TEXT.accountInactive);
-    await emailAttempts.reset(`login:${email}`);
-    await ds.getRepository(UserEntity).update({ id: user.id }, { lastLoginAt: new Date() });
-    const token = await app.issueSession(reply, claimsOf(user));
-    const current = await sessionUserFor(ds, app.jwt.decode(token) as { sub: string; ims: number });
-    if (!current) throw unauthorized();
-    request.log.info({ userId: user.id }, 'logged in');
-    return current.answer;
-  });
+  app.post(
+    API.login,
+    { config: perIpLimit, schema: { body: LoginBody, response: { 200: SessionUser, ...errors } } },
+    async (request, reply) => {
+      const messages = validationMessages(loginSchema, request.body);
+      if (messages.length) throw badRequest(messages[0], messages);
+      const email = normaliseEmail(request.body.email);
+      await emailAttempts.hit(`login:${email}`);
+      const user = await ds.getRepository(UserEntity).findOneBy({ email });
+      decoyHash ??= hashPassword('decoy-password-for-timing');
+      const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash), request.body.password);
+      if (!user || !passwordOk) throw new HttpError(401, ACCOUNT_TEXT.loginFailed);
+      if (!user.active) throw new HttpError(403, ACCOUNT_TEXT.accountInactive);
+      await emailAttempts.reset(`login:${email}`);
+      await ds.getRepository(UserEntity).update({ id: user.id }, { lastLoginAt: new Date() });
+      const token = await app.issueSession(reply, claimsOf(user));
+      const current = await sessionUserFor(ds, app.jwt.decode(token) as { sub: string; ims: number });
+      if (!current) throw unauthorized();
+      request.log.info({ userId: user.id }, 'logged in');
+      return current.answer;
+    },
+  );
 
-  app.post(API.register, { config: perIpLimit, schema: { body: RegisterBody, response: { 201: MessageAnswer, ...errors } } }, async (request, reply) => {
-    const messages = validationMessages(registerSchema, request.body);
-    if (messages.length) throw badRequest(messages.length === 1 ? messages[0] : 'Please correct the highlighted fields.', messages);
-    const email = normaliseEmail(request.body.email);
-    const users = ds.getRepository(UserEntity);
-    if (await users.existsBy({ email })) throw new HttpError(409, ACCOUNT_TEXT.emailTaken, [ACCOUNT_TEXT.emailTaken]);
-    const passwordHash = await hashPassword(request.body.password);
-    let user: UserEntity;
-    try {
-      user = await users.save(users.create({ name: request.body.name.trim(), email, passwordHash }));
-    } catch (err) {
-      // Two registrations racing for one address: the unique index decides, the loser gets the same answer.
-      if ((err as { code?: string }).code === '23505') throw new HttpError(409, ACCOUNT_TEXT.emailTaken, [ACCOUNT_TEXT.emailTaken]);
-      throw err;
-    }
-    await app.issueSession(reply, claimsOf(user));
-    request.log.info({ userId: user.id }, 'registered');
-    return reply.status(201).send({ message: ACCOUNT_TEXT.registered });
-  });
+  app.post(
+    API.register,
+    { config: perIpLimit, schema: { body: RegisterBody, response: { 201: MessageAnswer, ...errors } } },
+    async (request, reply) => {
+      const messages = validationMessages(registerSchema, request.body);
+      if (messages.length)
+        throw badRequest(
+          messages.length === 1 ? messages[0] : 'Please correct the highlighted fields.',
+          messages,
+        );
+      const email = normaliseEmail(request.body.email);
+      const users = ds.getRepository(UserEntity);
+      if (await users.existsBy({ email }))
+        throw new HttpError(409, ACCOUNT_TEXT.emailTaken, [ACCOUNT_TEXT.emailTaken]);
+      const passwordHash = await hashPassword(request.body.password);
+      let user: UserEntity;
+      try {
+        user = await users.save(users.create({ name: request.body.name.trim(), email, passwordHash }));
+      } catch (err) {
+        // Two registrations racing for one address: the unique index decides, the loser gets the same answer.
+        if ((err as { code?: string }).code === '23505')
+          throw new HttpError(409, ACCOUNT_TEXT.emailTaken, [ACCOUNT_TEXT.emailTaken]);
+        throw err;
+      }
+      await app.issueSession(reply, claimsOf(user));
+      request.log.info({ userId: user.id }, 'registered');
+      return reply.status(201).send({ message: ACCOUNT_TEXT.registered });
+    },
+  );
 
   app.get(API.logout, { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
     const claims = await app.sessionOf(request);

@@ -43,9 +43,23 @@ export function ForgotPasswordPage() {
           <Typography variant="body2" color="text.secondary">
             Enter your e-mail address and we will send you a link to choose a new password.
           </Typography>
-          <FormTextField formik={formik} name="email" label="Email" type="email" autoComplete="email" autoFocus />
+          <FormTextField
+            formik={formik}
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            autoFocus
+          />
           <MessageList messages={failures} />
-          <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 2 }} disabled={formik.isSubmitting}>
+          <Button
+            type="submit"
+            variant="contained"
+            fullWidth
+            size="large"
+            sx={{ mt: 2 }}
+            disabled={formik.isSubmitting}
+          >
             Send reset link
           </Button>
         </Box>

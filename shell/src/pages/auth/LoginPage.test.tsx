@@ -32,7 +32,9 @@ describe('login page', () => {
     await press('Log in');
 
     expect(await screen.findByText(ACCOUNT_TEXT.loginFailed)).toBeTruthy();
-    const loginCall = calls.mock.calls.map(([request]) => request).find((request) => request.method === 'POST');
+    const loginCall = calls.mock.calls
+      .map(([request]) => request)
+      .find((request) => request.method === 'POST');
     expect(await loginCall?.json()).toEqual({ email: 'thandi@example.co.za', password: 'wrong-password' });
 
     act(() => jest.advanceTimersByTime(TIMING.loginErrorMs - 100));
@@ -46,7 +48,9 @@ describe('login page', () => {
       ...sessionAnswers(thandi),
       [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
     });
-    const { router } = renderPortal({ at: { pathname: '/auth/login', state: { from: { pathname: '/', search: '?tab=services' } } } });
+    const { router } = renderPortal({
+      at: { pathname: '/auth/login', state: { from: { pathname: '/', search: '?tab=services' } } },
+    });
 
     await fillIn('Email', 'thandi@example.co.za');
     await fillIn('Password', 'Karoo-sunset-7');

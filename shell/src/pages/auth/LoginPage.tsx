@@ -32,14 +32,34 @@ export function LoginPage() {
   return (
     <AuthCard title="Log in">
       <Box component="form" noValidate onSubmit={formik.handleSubmit}>
-        <FormTextField formik={formik} name="email" label="Email" type="email" autoComplete="email" autoFocus />
-        <FormTextField formik={formik} name="password" label="Password" type="password" autoComplete="current-password" />
+        <FormTextField
+          formik={formik}
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+        />
+        <FormTextField
+          formik={formik}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+        />
         {failure && (
           <Alert severity="error" sx={{ mt: 1 }}>
             {failure}
           </Alert>
         )}
-        <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 2 }} disabled={formik.isSubmitting}>
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          size="large"
+          sx={{ mt: 2 }}
+          disabled={formik.isSubmitting}
+        >
           Log in
         </Button>
       </Box>

@@ -16,7 +16,11 @@ export interface NewPassword {
  * Password and confirmation, checked by the shared rules; `submit` resolves with the call's error, if
  * any, which shows under the fields.
  */
-export function NewPasswordForm({ submit }: { submit: (values: NewPassword) => Promise<{ error?: unknown }> }) {
+export function NewPasswordForm({
+  submit,
+}: {
+  submit: (values: NewPassword) => Promise<{ error?: unknown }>;
+}) {
   const [failures, setFailures] = useState<string[]>([]);
   const formik = useFormik<NewPassword>({
     initialValues: { password: '', confirmPassword: '' },
@@ -30,7 +34,14 @@ export function NewPasswordForm({ submit }: { submit: (values: NewPassword) => P
 
   return (
     <Box component="form" noValidate onSubmit={formik.handleSubmit}>
-      <FormTextField formik={formik} name="password" label="New Password" type="password" autoComplete="new-password" autoFocus />
+      <FormTextField
+        formik={formik}
+        name="password"
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+      />
       <FormTextField
         formik={formik}
         name="confirmPassword"
@@ -39,7 +50,14 @@ export function NewPasswordForm({ submit }: { submit: (values: NewPassword) => P
         autoComplete="new-password"
       />
       <MessageList messages={failures} />
-      <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 2 }} disabled={formik.isSubmitting}>
+      <Button
+        type="submit"
+        variant="contained"
+        fullWidth
+        size="large"
+        sx={{ mt: 2 }}
+        disabled={formik.isSubmitting}
+      >
         Update password
       </Button>
     </Box>

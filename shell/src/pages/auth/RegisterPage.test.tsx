@@ -6,7 +6,12 @@ import { fillIn, press } from '../../testing/forms';
 import { renderPortal } from '../../testing/renderPortal';
 import { meAnswer, sessionAnswers, thandi } from '../../testing/session';
 
-async function fillInForm(values: { name: string; email: string; password: string; confirmPassword: string }) {
+async function fillInForm(values: {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}) {
   await fillIn('Name', values.name);
   await fillIn('Email', values.email);
   await fillIn('Password', values.password);
@@ -36,7 +41,12 @@ describe('register page', () => {
     answerFetch(meAnswer(null));
     renderPortal({ at: '/auth/register' });
 
-    await fillInForm({ name: 'Thandi', email: 'not-an-address', password: 'short', confirmPassword: 'other' });
+    await fillInForm({
+      name: 'Thandi',
+      email: 'not-an-address',
+      password: 'short',
+      confirmPassword: 'other',
+    });
     await press('Register');
 
     expect(await screen.findByText('Email must be a valid email address.')).toBeTruthy();
@@ -52,7 +62,12 @@ describe('register page', () => {
     });
     renderPortal({ at: '/auth/register' });
 
-    await fillInForm({ name: 'Thandi', email: 'thandi@example.co.za', password: 'Karoo-sunset-7', confirmPassword: 'Karoo-sunset-7' });
+    await fillInForm({
+      name: 'Thandi',
+      email: 'thandi@example.co.za',
+      password: 'Karoo-sunset-7',
+      confirmPassword: 'Karoo-sunset-7',
+    });
     await press('Register');
 
     const items = await screen.findAllByRole('listitem');
@@ -60,10 +75,18 @@ describe('register page', () => {
   });
 
   it('shows a single message as it is', async () => {
-    answerFetch({ ...meAnswer(null), [`POST ${API.register}`]: () => errorAnswer(409, ACCOUNT_TEXT.emailTaken) });
+    answerFetch({
+      ...meAnswer(null),
+      [`POST ${API.register}`]: () => errorAnswer(409, ACCOUNT_TEXT.emailTaken),
+    });
     renderPortal({ at: '/auth/register' });
 
-    await fillInForm({ name: 'Thandi', email: 'thandi@example.co.za', password: 'Karoo-sunset-7', confirmPassword: 'Karoo-sunset-7' });
+    await fillInForm({
+      name: 'Thandi',
+      email: 'thandi@example.co.za',
+      password: 'Karoo-sunset-7',
+      confirmPassword: 'Karoo-sunset-7',
+    });
     await press('Register');
 
     expect(await screen.findByText(ACCOUNT_TEXT.emailTaken)).toBeTruthy();
@@ -71,10 +94,20 @@ describe('register page', () => {
 
   it('shows the message, then goes to the earlier URL after 2 seconds', async () => {
     jest.useFakeTimers();
-    answerFetch({ ...sessionAnswers(thandi), [`GET ${API.services}`]: () => json(200, { success: true, services: [] }) });
-    const { router } = renderPortal({ at: { pathname: '/auth/register', state: { from: { pathname: '/', search: '?after=register' } } } });
+    answerFetch({
+      ...sessionAnswers(thandi),
+      [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
+    });
+    const { router } = renderPortal({
+      at: { pathname: '/auth/register', state: { from: { pathname: '/', search: '?after=register' } } },
+    });
 
-    await fillInForm({ name: 'Thandi', email: 'Thandi@Example.co.za', password: 'Karoo-sunset-7', confirmPassword: 'Karoo-sunset-7' });
+    await fillInForm({
+      name: 'Thandi',
+      email: 'Thandi@Example.co.za',
+      password: 'Karoo-sunset-7',
+      confirmPassword: 'Karoo-sunset-7',
+    });
     await press('Register');
 
     expect(await screen.findByText(ACCOUNT_TEXT.registered)).toBeTruthy();

@@ -29,7 +29,11 @@ export function RegisterPage() {
     validationSchema: registerSchema,
     onSubmit: async (values) => {
       setFailures([]);
-      const result = await register({ ...values, name: values.name.trim(), email: normaliseEmail(values.email) });
+      const result = await register({
+        ...values,
+        name: values.name.trim(),
+        email: normaliseEmail(values.email),
+      });
       if (result.error) {
         setFailures(errorMessages(result.error));
         return;
@@ -55,7 +59,13 @@ export function RegisterPage() {
       <Box component="form" noValidate onSubmit={formik.handleSubmit}>
         <FormTextField formik={formik} name="name" label="Name" autoComplete="name" autoFocus />
         <FormTextField formik={formik} name="email" label="Email" type="email" autoComplete="email" />
-        <FormTextField formik={formik} name="password" label="Password" type="password" autoComplete="new-password" />
+        <FormTextField
+          formik={formik}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+        />
         <FormTextField
           formik={formik}
           name="confirmPassword"
@@ -64,7 +74,14 @@ export function RegisterPage() {
           autoComplete="new-password"
         />
         <MessageList messages={failures} />
-        <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 2 }} disabled={formik.isSubmitting}>
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          size="large"
+          sx={{ mt: 2 }}
+          disabled={formik.isSubmitting}
+        >
           Register
         </Button>
       </Box>

@@ -31,7 +31,10 @@ describe('forgot password', () => {
 
 describe('reset by token (/reset/{tokenId})', () => {
   it("turns the service's 'Token invalid or expired' into the spec sentence", async () => {
-    answerFetch({ ...meAnswer(null), [`POST ${API.resetByToken('tok-1')}`]: () => errorAnswer(400, TEXT.tokenInvalidOrExpired) });
+    answerFetch({
+      ...meAnswer(null),
+      [`POST ${API.resetByToken('tok-1')}`]: () => errorAnswer(400, TEXT.tokenInvalidOrExpired),
+    });
     renderPortal({ at: '/reset/tok-1' });
 
     await chooseNewPassword();
@@ -42,7 +45,8 @@ describe('reset by token (/reset/{tokenId})', () => {
   it('shows other refusals as validation messages', async () => {
     answerFetch({
       ...meAnswer(null),
-      [`POST ${API.resetByToken('tok-1')}`]: () => errorAnswer(400, ACCOUNT_TEXT.commonPassword, [ACCOUNT_TEXT.commonPassword]),
+      [`POST ${API.resetByToken('tok-1')}`]: () =>
+        errorAnswer(400, ACCOUNT_TEXT.commonPassword, [ACCOUNT_TEXT.commonPassword]),
     });
     renderPortal({ at: '/reset/tok-1' });
 
@@ -52,13 +56,18 @@ describe('reset by token (/reset/{tokenId})', () => {
   });
 
   it('confirms the new password', async () => {
-    answerFetch({ ...meAnswer(null), [`POST ${API.resetByToken('tok-1')}`]: () => json(200, { message: ACCOUNT_TEXT.passwordUpdated }) });
+    answerFetch({
+      ...meAnswer(null),
+      [`POST ${API.resetByToken('tok-1')}`]: () => json(200, { message: ACCOUNT_TEXT.passwordUpdated }),
+    });
     renderPortal({ at: '/reset/tok-1' });
 
     await chooseNewPassword();
 
     expect(await screen.findByText(ACCOUNT_TEXT.passwordUpdated)).toBeTruthy();
-    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/auth/login');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe(
+      '/auth/login',
+    );
   });
 });
 
@@ -77,7 +86,11 @@ describe('password reset callback (/password-reset?key=…)', () => {
 
     expect(await screen.findByText(ACCOUNT_TEXT.passwordUpdated)).toBeTruthy();
     const [request] = calls.mock.calls.map(([call]) => call).filter((call) => call.method === 'POST');
-    expect(await request.json()).toEqual({ key: 'k-123', password: 'Karoo-sunset-7', confirmPassword: 'Karoo-sunset-7' });
+    expect(await request.json()).toEqual({
+      key: 'k-123',
+      password: 'Karoo-sunset-7',
+      confirmPassword: 'Karoo-sunset-7',
+    });
 
     act(() => jest.advanceTimersByTime(TIMING.resetCallbackRedirectMs - 100));
     expect(router.state.location.pathname).toBe('/password-reset');

@@ -17,10 +17,16 @@ const savi: Service = {
   active: true,
   config: { country: 'ZA', centre: { lat: -28.96642, lng: 24.181142 }, zoom: 6 },
 };
-const spatialKey: Service = { ...savi, _id: 's2', identifier: 'spatialkey', name: 'SpatialKey', url: 'https://maps.example.co.za/' };
+const spatialKey: Service = {
+  ...savi,
+  _id: 's2',
+  identifier: 'spatialkey',
+  name: 'SpatialKey',
+  url: 'https://maps.example.co.za/',
+};
 
 describe('home page', () => {
-  it("asks an anonymous visitor to log in, without asking for services", async () => {
+  it('asks an anonymous visitor to log in, without asking for services', async () => {
     const calls = answerFetch(meAnswer(null));
     renderPortal({ at: '/' });
 
@@ -29,7 +35,10 @@ describe('home page', () => {
   });
 
   it("shows the user's services as tiles linking to each service", async () => {
-    answerFetch({ ...meAnswer(thandi), [`GET ${API.services}`]: () => json(200, { success: true, services: [savi, spatialKey] }) });
+    answerFetch({
+      ...meAnswer(thandi),
+      [`GET ${API.services}`]: () => json(200, { success: true, services: [savi, spatialKey] }),
+    });
     renderPortal({ at: '/' });
 
     const tiles = await screen.findAllByRole('listitem');
@@ -43,7 +52,10 @@ describe('home page', () => {
   });
 
   it('says so when the user has no services', async () => {
-    answerFetch({ ...meAnswer(thandi), [`GET ${API.services}`]: () => json(200, { success: true, services: [] }) });
+    answerFetch({
+      ...meAnswer(thandi),
+      [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
+    });
     renderPortal({ at: '/' });
 
     expect(await screen.findByText(NO_SERVICES)).toBeTruthy();
@@ -67,7 +79,10 @@ describe('home page', () => {
   });
 
   it('treats an answer with success false as a failure', async () => {
-    answerFetch({ ...meAnswer(thandi), [`GET ${API.services}`]: () => json(200, { success: false, services: [] }) });
+    answerFetch({
+      ...meAnswer(thandi),
+      [`GET ${API.services}`]: () => json(200, { success: false, services: [] }),
+    });
     renderPortal({ at: '/' });
 
     expect(await screen.findByText(TEXT.failedToLoadServices)).toBeTruthy();

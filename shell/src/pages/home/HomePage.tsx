@@ -63,7 +63,14 @@ function ServiceTiles() {
     <Box
       component="ul"
       aria-label="Services"
-      sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 3, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}
+      sx={{
+        listStyle: 'none',
+        p: 0,
+        m: 0,
+        display: 'grid',
+        gap: 3,
+        gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+      }}
     >
       {services.map((service) => (
         <li key={service._id}>

@@ -16,7 +16,10 @@ export function ServiceTile({ service }: { service: Service }) {
     : ({ component: 'a', href: service.url } as const);
   return (
     <Card sx={{ height: '100%' }}>
-      <CardActionArea {...link} sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}>
+      <CardActionArea
+        {...link}
+        sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
+      >
         <CardMedia
           component="img"
           image={service.image}
