@@ -34,7 +34,7 @@ try {
   const results = {
     machine: { cores: (await import('node:os')).cpus().length, node: process.version },
     loginPage: await measureLoginPage(gateway, 15),
-    gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 10),
+    gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 8),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');
