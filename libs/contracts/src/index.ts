@@ -3,3 +3,4 @@ export * from './auth';
 export * from './services';
 export * from './remotes';
 export * from './paths';
+export * from './admin';
