@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: prepares the machine like `npm start`, starts the portal on free ports with the main
 // (seeded) database, runs the benchmarks of bench/, prints the figures and writes them to bench/results/.
+// page-for-model brings its own throwaway database of 100 000 users and its own services-admin.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from '../scripts/prepare.mjs';
@@ -14,14 +15,17 @@ import {
 import { ROOT } from '../scripts/lib/system.mjs';
 import { measureLoginPage } from './login-page.mjs';
 import { measureGatewayOverhead } from './gateway-overhead.mjs';
+import { measurePageForModel, writePageForModelResults } from './page-for-model.mjs';
 
 await exitOnPrepareError(() => prepare({ browser: true }));
 const gatewayPort = await findFreePort();
 const identityPort = await findFreePort();
+const servicesAdminPort = await findFreePort();
 // Benchmarks log in many times from one address: the limits would measure themselves instead.
 const table = portalProcesses({
   gatewayPort,
   identityPort,
+  servicesAdminPort,
   varDir: join(ROOT, 'var', 'bench'),
   env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
 });
@@ -35,6 +39,7 @@ try {
     machine: { cores: (await import('node:os')).cpus().length, node: process.version },
     loginPage: await measureLoginPage(gateway, 15),
     gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 8),
+    pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000, samples: 30 })),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

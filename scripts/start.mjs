@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start: prepares the machine (scripts/prepare.mjs), then runs the portal's processes and keeps them
-// running until Ctrl-C. Ports: GATEWAY_PORT (8080), IDENTITY_PORT (3001).
+// running until Ctrl-C. Ports: GATEWAY_PORT (8080), IDENTITY_PORT (3001), SERVICES_ADMIN_PORT (3005).
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { exitOnPrepareError, prepare } from './prepare.mjs';
@@ -19,15 +19,16 @@ const port = (name, fallback) => {
 
 const gatewayPort = port('GATEWAY_PORT', 8080);
 const identityPort = port('IDENTITY_PORT', 3001);
+const servicesAdminPort = port('SERVICES_ADMIN_PORT', 3005);
 
 await exitOnPrepareError(() => prepare());
 
-const table = portalProcesses({ gatewayPort, identityPort });
+const table = portalProcesses({ gatewayPort, identityPort, servicesAdminPort });
 for (const { name, port: busy } of table) {
   if (await canConnect('127.0.0.1', busy)) {
     console.error(
       `\nPort ${busy} (${name}) is already in use: is the portal already running? Stop it, or choose other ports ` +
-        `with GATEWAY_PORT / IDENTITY_PORT.`,
+        `with GATEWAY_PORT / IDENTITY_PORT / SERVICES_ADMIN_PORT.`,
     );
     process.exit(1);
   }

@@ -15,6 +15,7 @@ import { BASE_URL_ENV, HARNESS_FILE, loadDb, type Harness } from './env';
 const BUILT = [
   'libs/db/dist/index.js',
   'services/identity/dist/main.js',
+  'services/services-admin/dist/main.js',
   'services/gateway/dist/main.js',
   'shell/dist/index.html',
 ];
@@ -29,17 +30,18 @@ function removeEarlierRuns(): void {
   }
 }
 
-async function twoFreePorts(): Promise<[number, number]> {
+async function freePorts(count: number): Promise<number[]> {
   for (;;) {
-    const [a, b] = [await findFreePort(), await findFreePort()];
-    if (a !== b) return [a, b];
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) ports.push(await findFreePort());
+    if (new Set(ports).size === count) return ports;
   }
 }
 
 /**
- * Starts the portal for the browser tests: a throwaway seeded database, identity and the gateway on free
- * ports with their own var folder (so the mails of this run land in a known place) and the remotes list
- * with the test remote. Global teardown stops them and drops the database.
+ * Starts the portal for the browser tests: a throwaway seeded database, identity, services-admin and the
+ * gateway on free ports with their own var folder (so the mails of this run land in a known place) and the
+ * remotes list with the test remote. Global teardown stops them and drops the database.
  */
 export default async function globalSetup(): Promise<void> {
   const missing = BUILT.filter((file) => !existsSync(join(ROOT, file)));
@@ -55,11 +57,12 @@ export default async function globalSetup(): Promise<void> {
   await database.dataSource.destroy();
 
   const runDir = join(ROOT, 'var', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const [gatewayPort, identityPort] = await twoFreePorts();
+  const [gatewayPort, identityPort, servicesAdminPort] = await freePorts(3);
   const baseURL = `http://localhost:${gatewayPort}`;
   const table = portalProcesses({
     gatewayPort,
     identityPort,
+    servicesAdminPort,
     databaseUrl: database.url,
     varDir: runDir,
     publicUrl: baseURL,

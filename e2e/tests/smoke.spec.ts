@@ -12,6 +12,12 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
   expect(await answer.json()).toEqual({
     remotes: [
       { name: 'testRemote', entry: '/remotes/testRemote/mf-manifest.json', routes: ['/test-remote'] },
+      {
+        name: 'servicesAdmin',
+        entry: '/remotes/servicesAdmin/mf-manifest.json',
+        routes: ['/services/admin'],
+        roles: ['admin', 'ratesEditor'],
+      },
     ],
   });
 });

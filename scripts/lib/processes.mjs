@@ -18,11 +18,12 @@ export { ROOT };
  */
 
 /**
- * The processes of the portal, in start order. Identity and the gateway for now; each product service
+ * The processes of the portal, in start order: identity, services-admin, the gateway; each product service
  * joins the table when it exists (and the gateway gets its <NAME>_URL).
  * @param {object} [options]
  * @param {number} [options.gatewayPort]
  * @param {number} [options.identityPort]
+ * @param {number} [options.servicesAdminPort]
  * @param {string} [options.databaseUrl]
  * @param {string} [options.varDir]       runtime files (mail drop, storage); the keys stay in var/keys
  * @param {string} [options.publicUrl]    the portal's URL as browsers see it (links in mails)
@@ -33,6 +34,7 @@ export { ROOT };
 export function portalProcesses({
   gatewayPort = 8080,
   identityPort = 3001,
+  servicesAdminPort = 3005,
   databaseUrl: database = databaseUrl(),
   varDir: runtimeDir = varDir(),
   publicUrl = `http://localhost:${gatewayPort}`,
@@ -60,6 +62,12 @@ export function portalProcesses({
       env: { ...shared, PORT: String(identityPort) },
     },
     {
+      name: 'services-admin',
+      entry: 'services/services-admin/dist/main.js',
+      port: servicesAdminPort,
+      env: { ...shared, PORT: String(servicesAdminPort) },
+    },
+    {
       name: 'gateway',
       entry: 'services/gateway/dist/main.js',
       port: gatewayPort,
@@ -67,6 +75,7 @@ export function portalProcesses({
         ...shared,
         PORT: String(gatewayPort),
         IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+        SERVICES_ADMIN_URL: `http://127.0.0.1:${servicesAdminPort}`,
         GATEWAY_REMOTES_FILE: remotesFile,
       },
     },
@@ -132,7 +141,7 @@ export function startProcess(spec, { logFile } = {}) {
     file = createWriteStream(logFile, { flags: 'a' });
   }
   const recent = [];
-  const prefix = `${spec.name.padEnd(8)} | `;
+  const prefix = `${spec.name.padEnd(14)} | `;
   for (const stream of [child.stdout, child.stderr]) {
     let partial = '';
     stream.on('data', (chunk) => {

@@ -147,6 +147,18 @@ export const GroupsAnswer = Type.Object({
   total: Type.Integer(),
 });
 export type GroupsAnswer = Static<typeof GroupsAnswer>;
+
+/**
+ * Query of GET users, groups and group/{id}/users: `search` ("contains": users by name or e-mail, groups by
+ * name or code) and a window. Users are never listed whole: `limit` defaults to 100 (groups: 500), at most
+ * 500; `total` in the answer tells how many match.
+ */
+export const AdminListQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+});
+export type AdminListQuery = Static<typeof AdminListQuery>;
 export const AllServicesAnswer = Type.Object({ success: Type.Boolean(), services: Type.Array(Service) });
 
 /** {service}: a service identifier (avs, iris, savi, spatialkey) or its id. */

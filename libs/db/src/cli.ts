@@ -34,6 +34,7 @@ async function seedDatabase(url: string): Promise<void> {
     print(`Seeded services: ${describeCounts(summary.services)}`);
     print(`Seeded groups:   ${describeCounts(summary.groups)}`);
     print(`Seeded users:    ${describeCounts(summary.users)}`);
+    print(`Seeded rates:    ${describeCounts(summary.rateTables)} (whole tables)`);
     print(`Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const account of DEMO_ACCOUNTS) print(`  ${account.email.padEnd(24)} ${account.role}`);
   } finally {

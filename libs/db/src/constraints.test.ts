@@ -3,6 +3,7 @@ import { GroupEntity } from './entities/group.entity';
 import { GroupServiceEntity } from './entities/group-service.entity';
 import { PasswordResetTokenEntity } from './entities/password-reset-token.entity';
 import { UserEntity } from './entities/user.entity';
+import { UserTotalsEntity } from './entities/user-totals.entity';
 import { createTestDatabase, type TestDatabase } from './testing';
 
 /** The PostgreSQL error code of a rejected promise (23505 unique, 23503 foreign key, 23514 check). */
@@ -78,5 +79,50 @@ describe('constraints', () => {
       details: { reportId: 42 },
       actorUserId: null,
     });
+  });
+});
+
+describe('user totals', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ seed: true });
+  });
+  afterAll(() => db?.drop());
+
+  const flags = ['active', 'is_admin', 'rates_editor', 'savi_operator', 'savi_qc', 'claims_user'];
+  const counted = () =>
+    db.dataSource.query(
+      `SELECT COALESCE(group_id, '${UserTotalsEntity.NO_GROUP}') AS group_id, count(*)::int AS users,
+              ${flags.map((f) => `(count(*) FILTER (WHERE ${f}))::int AS ${f}`).join(', ')}
+       FROM identity.users GROUP BY 1 ORDER BY 1`,
+    );
+  // A group that lost all its users keeps a row of zeros.
+  const kept = () =>
+    db.dataSource.query(
+      `SELECT group_id, users, ${flags.join(', ')} FROM identity.user_totals WHERE users > 0 ORDER BY 1`,
+    );
+
+  it('stays equal to counting per group through inserts, moves, flag changes and deletes', async () => {
+    expect(await kept()).toEqual(await counted());
+    await db.dataSource.query(
+      `INSERT INTO identity.users (email, password_hash, active, is_admin)
+       SELECT 'bulk' || n || '@example.co.za', 'x', n % 3 <> 0, n % 10 = 0 FROM generate_series(1, 50) n`,
+    );
+    expect(await kept()).toEqual(await counted());
+    await db.dataSource.query(
+      `UPDATE identity.users SET savi_qc = true, active = NOT active WHERE email LIKE 'bulk1%'`,
+    );
+    await db.dataSource.query(`UPDATE identity.users SET name = 'Renamed' WHERE email LIKE 'bulk2%'`);
+    const kmi = await db.dataSource.getRepository(GroupEntity).findOneByOrFail({ code: 'KMI' });
+    await db.dataSource.query(`UPDATE identity.users SET group_id = $1 WHERE email LIKE 'bulk3%'`, [kmi.id]);
+    await db.dataSource.query(
+      `UPDATE identity.users SET group_id = NULL, is_admin = true WHERE email = 'user@portal.test'`,
+    );
+    expect(await kept()).toEqual(await counted());
+    await db.dataSource.query(`DELETE FROM identity.users WHERE email LIKE 'bulk%' AND is_admin`);
+    expect(await kept()).toEqual(await counted());
+    await db.dataSource.query('TRUNCATE identity.users CASCADE');
+    expect(await kept()).toEqual([]);
   });
 });

@@ -9,6 +9,23 @@ export interface DataSourceOptions {
    * expected one (a duplicate e-mail at registration) is not worth a log line.
    */
   logging?: boolean;
+  /**
+   * PostgreSQL settings for every connection of the pool (sent at connect, like `SET`), e.g.
+   * `{ max_parallel_workers_per_gather: 0 }` for a service of short reads.
+   */
+  settings?: Record<string, string | number>;
+}
+
+/** The libpq `options` string that applies `settings` to a connection ('-c name=value ...'). */
+function connectionOptions(settings: Record<string, string | number>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => {
+      if (!/^[a-z_.]+$/.test(name) || !/^[\w.-]+$/.test(String(value))) {
+        throw new Error(`Not a PostgreSQL setting: ${name}=${value}`);
+      }
+      return `-c ${name}=${value}`;
+    })
+    .join(' ');
 }
 
 /**
@@ -27,5 +44,6 @@ export function createDataSource(url: string, opts: DataSourceOptions = {}): Dat
     uuidExtension: 'pgcrypto',
     installExtensions: false,
     logging: opts.logging ?? false,
+    ...(opts.settings ? { extra: { options: connectionOptions(opts.settings) } } : {}),
   });
 }

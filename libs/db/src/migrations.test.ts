@@ -1,4 +1,5 @@
 import { createTestDatabase, type TestDatabase } from './testing';
+import { MIGRATIONS } from './migrations';
 import { requireExtensions } from './migrations/extensions';
 import { type QueryRunner } from 'typeorm';
 
@@ -9,6 +10,7 @@ const IDENTITY_TABLES = [
   'password_reset_tokens',
   'services',
   'user_services',
+  'user_totals',
   'users',
 ];
 
@@ -27,8 +29,12 @@ describe('migrations', () => {
       )
     ).map((row) => row.table_name);
 
-  it('creates the identity schema and the extensions', async () => {
+  it('creates the identity and reportbuilder schemas and the extensions', async () => {
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
+    const reportbuilderTables = await db.dataSource.query<{ table_name: string }[]>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'reportbuilder'`,
+    );
+    expect(reportbuilderTables).toEqual([{ table_name: 'rates' }]);
     const extensions = await db.dataSource.query<{ extname: string }[]>('SELECT extname FROM pg_extension');
     expect(extensions.map((row) => row.extname)).toEqual(expect.arrayContaining(['postgis', 'pg_trgm']));
   });
@@ -39,15 +45,20 @@ describe('migrations', () => {
   });
 
   it('goes down and up again', async () => {
-    await db.dataSource.undoLastMigration({ transaction: 'all' });
+    for (let undone = 0; undone < MIGRATIONS.length; undone++) {
+      await db.dataSource.undoLastMigration({ transaction: 'all' });
+    }
     expect(await identityTables()).toEqual([]);
-    const [{ exists }] = await db.dataSource.query<{ exists: boolean }[]>(
-      `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'identity') AS exists`,
+    const schemas = await db.dataSource.query<{ nspname: string }[]>(
+      `SELECT nspname FROM pg_namespace WHERE nspname IN ('identity', 'reportbuilder')`,
     );
-    expect(exists).toBe(false);
+    expect(schemas).toEqual([]);
 
     const applied = await db.dataSource.runMigrations({ transaction: 'all' });
-    expect(applied.map((migration) => migration.name)).toEqual(['Initial1763700000000']);
+    expect(applied.map((migration) => migration.name)).toEqual([
+      'Initial1763700000000',
+      'ServicesAdmin1763800000000',
+    ]);
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
     expect(await db.dataSource.showMigrations()).toBe(false);
   });

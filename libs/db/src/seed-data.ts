@@ -1,5 +1,6 @@
 import type { ServiceConfig, ServiceIdentifier } from '@portal/contracts';
 import type { GroupEntity } from './entities/group.entity';
+import type { RateEntity } from './entities/rate.entity';
 import type { ServiceEntity } from './entities/service.entity';
 import type { UserEntity } from './entities/user.entity';
 
@@ -182,6 +183,72 @@ export const SEED_USERS: UserSeed[] = [
   user('Nomvula Khumalo', 'inactive@portal.test', 'KMI', 'inactive account (login refused)', {
     active: false,
   }),
+];
+
+export type RateSeed = Pick<
+  RateEntity,
+  | 'report'
+  | 'category'
+  | 'type'
+  | 'class'
+  | 'quantity'
+  | 'increase'
+  | 'standard'
+  | 'inbetween'
+  | 'expensive'
+  | 'slope'
+  | 'fee'
+  | 'vat'
+>;
+
+const rate = (
+  category: string,
+  type: string,
+  rateClass: string,
+  quantity: string,
+  [standard, inbetween, expensive]: [number, number, number],
+  slope = true,
+): RateSeed => ({
+  report: 'savi',
+  category,
+  type,
+  class: rateClass,
+  quantity,
+  increase: 6.5,
+  standard,
+  inbetween,
+  expensive,
+  slope,
+  fee: true,
+  vat: true,
+});
+
+/**
+ * The demo rate table of KMI: replacement costs in rand (excluding fees and VAT) in the range South African
+ * quantity surveyors quoted for 2025, per m² of floor area for buildings, per metre for walls and fences
+ * and per item ('no') for pools and boreholes. Slope only applies to what is built on the ground's fall.
+ */
+export const SEED_RATE_GROUP_CODE = 'KMI';
+export const SEED_RATES: RateSeed[] = [
+  rate('Buildings', 'Dwelling', 'Single storey', 'm²', [9_500, 13_500, 19_000]),
+  rate('Buildings', 'Dwelling', 'Double storey', 'm²', [10_500, 15_000, 21_500]),
+  rate('Buildings', 'Dwelling', 'Thatch roof', 'm²', [11_000, 15_500, 22_000]),
+  rate('Buildings', 'Townhouse', 'Sectional title unit', 'm²', [9_000, 12_500, 17_500]),
+  rate('Outbuildings', 'Garage', 'Attached', 'm²', [5_200, 6_800, 9_000]),
+  rate('Outbuildings', 'Garage', 'Free-standing', 'm²', [4_800, 6_300, 8_500]),
+  rate('Outbuildings', 'Carport', 'Shade net', 'm²', [650, 850, 1_100]),
+  rate('Outbuildings', 'Carport', 'Steel and sheeting', 'm²', [1_400, 1_900, 2_600]),
+  rate('Outbuildings', 'Domestic quarters', 'Brick and plaster', 'm²', [7_000, 9_500, 12_500]),
+  rate('Outbuildings', 'Lapa', 'Thatch', 'm²', [3_800, 5_200, 7_500]),
+  rate('Improvements', 'Boundary wall', 'Precast concrete', 'm', [650, 900, 1_200]),
+  rate('Improvements', 'Boundary wall', 'Brick and plaster', 'm', [1_800, 2_400, 3_200]),
+  rate('Improvements', 'Palisade fence', 'Steel, 1.8 m', 'm', [1_100, 1_500, 2_000]),
+  rate('Improvements', 'Electric fence', 'Wall-top, 6 strand', 'm', [350, 480, 650], false),
+  rate('Improvements', 'Swimming pool', 'Fibreglass', 'no', [95_000, 130_000, 180_000]),
+  rate('Improvements', 'Swimming pool', 'Concrete (gunite)', 'no', [140_000, 200_000, 300_000]),
+  rate('Improvements', 'Paving', 'Concrete interlocking', 'm²', [420, 580, 800], false),
+  rate('Improvements', 'Paving', 'Clay brick', 'm²', [520, 720, 980], false),
+  rate('Improvements', 'Borehole', 'Equipped, submersible pump', 'no', [85_000, 120_000, 160_000], false),
 ];
 
 /** The e-mail of the demo administrator, who is also the admin of every demo group. */

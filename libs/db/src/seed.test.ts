@@ -1,5 +1,6 @@
 import { GroupEntity } from './entities/group.entity';
 import { GroupServiceEntity } from './entities/group-service.entity';
+import { RateEntity } from './entities/rate.entity';
 import { ServiceEntity } from './entities/service.entity';
 import { UserEntity } from './entities/user.entity';
 import { hashPassword, passwordNeedsRehash, verifyPassword } from './passwords';
@@ -19,6 +20,7 @@ describe('seed', () => {
     groups: await db.dataSource.getRepository(GroupEntity).count(),
     users: await db.dataSource.getRepository(UserEntity).count(),
     groupServices: await db.dataSource.getRepository(GroupServiceEntity).count(),
+    rates: await db.dataSource.getRepository(RateEntity).count(),
   });
 
   it('creates the services, groups and demo users', async () => {
@@ -26,8 +28,9 @@ describe('seed', () => {
       services: { created: 4, updated: 0, unchanged: 0 },
       groups: { created: 3, updated: 0, unchanged: 0 },
       users: { created: 7, updated: 0, unchanged: 0 },
+      rateTables: { created: 1, updated: 0, unchanged: 0 },
     });
-    expect(await counts()).toEqual({ services: 4, groups: 3, users: 7, groupServices: 10 });
+    expect(await counts()).toEqual({ services: 4, groups: 3, users: 7, groupServices: 10, rates: 19 });
     expect(DEMO_ACCOUNTS.map((account) => account.email)).toHaveLength(7);
   });
 
@@ -37,8 +40,9 @@ describe('seed', () => {
       services: { created: 0, updated: 0, unchanged: 4 },
       groups: { created: 0, updated: 0, unchanged: 3 },
       users: { created: 0, updated: 0, unchanged: 7 },
+      rateTables: { created: 0, updated: 0, unchanged: 1 },
     });
-    expect(await counts()).toEqual({ services: 4, groups: 3, users: 7, groupServices: 10 });
+    expect(await counts()).toEqual({ services: 4, groups: 3, users: 7, groupServices: 10, rates: 19 });
     const hashesAfter = await db.dataSource.getRepository(UserEntity).find({ order: { email: 'ASC' } });
     expect(hashesAfter.map((user) => user.passwordHash)).toEqual(
       hashesBefore.map((user) => user.passwordHash),
@@ -107,6 +111,43 @@ describe('seed', () => {
     const after = await users.findOneByOrFail({ id: admin.id });
     expect(after.name).toBe('Thandiwe Nkosi');
     expect(await verifyPassword(after.passwordHash, 'Another-secret-1')).toBe(true);
+  });
+});
+
+describe('seeded rates', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ seed: true });
+  });
+  afterAll(() => db?.drop());
+
+  it('gives KMI a rate table in order, amounts read as numbers, and leaves an edited table alone', async () => {
+    const kmi = await db.dataSource.getRepository(GroupEntity).findOneByOrFail({ code: 'KMI' });
+    const rates = db.dataSource.getRepository(RateEntity);
+    const table = await rates.find({ where: { groupId: kmi.id }, order: { position: 'ASC' } });
+    expect(table[0]).toMatchObject({
+      position: 0,
+      report: 'savi',
+      category: 'Buildings',
+      type: 'Dwelling',
+      quantity: 'm²',
+      increase: 6.5,
+      standard: 9500,
+      inbetween: 13500,
+      expensive: 19000,
+    });
+
+    await rates.delete({ groupId: kmi.id, position: 0 });
+    expect((await seed(db.dataSource)).rateTables).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    expect(await rates.countBy({ groupId: kmi.id })).toBe(table.length - 1);
+  });
+
+  it('refuses a negative rate', async () => {
+    const kmi = await db.dataSource.getRepository(GroupEntity).findOneByOrFail({ code: 'KMI' });
+    await expect(
+      db.dataSource.getRepository(RateEntity).insert({ groupId: kmi.id, position: 999, standard: -1 }),
+    ).rejects.toMatchObject({ code: '23514' });
   });
 });
 

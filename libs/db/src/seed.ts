@@ -10,10 +10,19 @@ import {
 import type { ServiceIdentifier } from '@portal/contracts';
 import { GroupEntity } from './entities/group.entity';
 import { GroupServiceEntity } from './entities/group-service.entity';
+import { RateEntity } from './entities/rate.entity';
 import { ServiceEntity } from './entities/service.entity';
 import { UserEntity } from './entities/user.entity';
 import { hashPassword } from './passwords';
-import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, SEED_GROUPS, SEED_SERVICES, SEED_USERS } from './seed-data';
+import {
+  DEMO_ADMIN_EMAIL,
+  DEMO_PASSWORD,
+  SEED_GROUPS,
+  SEED_RATE_GROUP_CODE,
+  SEED_RATES,
+  SEED_SERVICES,
+  SEED_USERS,
+} from './seed-data';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed-data';
 
@@ -28,6 +37,8 @@ export interface SeedSummary {
   services: SeedCounts;
   groups: SeedCounts;
   users: SeedCounts;
+  /** Whole rate tables: a group's table is seeded only while it is empty. */
+  rateTables: SeedCounts;
 }
 
 type Outcome = keyof SeedCounts;
@@ -79,10 +90,11 @@ async function grantGroupServices(
 }
 
 /**
- * Seeds the services, the demo groups and one demo user per role (see seed-data.ts), in one transaction.
- * Idempotent: rows are matched by service identifier, group code and user e-mail; seeded fields are brought
- * back to their seeded values, extra service links added by an admin stay, and existing passwords are
- * never touched.
+ * Seeds the services, the demo groups, one demo user per role and KMI's rate table (see seed-data.ts), in
+ * one transaction. Idempotent: rows are matched by service identifier, group code and user e-mail; seeded
+ * fields are brought back to their seeded values, extra service links added by an admin stay, and existing
+ * passwords are never touched. A rate table is only filled while empty: once it has rows they are the
+ * rates editor's.
  */
 export async function seed(dataSource: DataSource): Promise<SeedSummary> {
   return dataSource.transaction(async (manager) => {
@@ -135,10 +147,21 @@ export async function seed(dataSource: DataSource): Promise<SeedSummary> {
       if (group.outcome === 'unchanged') group.outcome = 'updated';
     }
 
+    const rateGroupId = groups.get(SEED_RATE_GROUP_CODE)!.row.id;
+    let rateTable: Outcome = 'unchanged';
+    if (!(await manager.existsBy(RateEntity, { groupId: rateGroupId }))) {
+      await manager.insert(
+        RateEntity,
+        SEED_RATES.map((row, position) => ({ ...row, groupId: rateGroupId, position })),
+      );
+      rateTable = 'created';
+    }
+
     return {
       services: tally(serviceOutcomes),
       groups: tally([...groups.values()].map((group) => group.outcome)),
       users: tally(userOutcomes),
+      rateTables: tally([rateTable]),
     };
   });
 }

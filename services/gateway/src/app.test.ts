@@ -61,6 +61,7 @@ function writeRemotes(remotes: unknown[]) {
 
 let identity: { app: FastifyInstance; url: string };
 let locator: { app: FastifyInstance; url: string };
+let servicesAdmin: { app: FastifyInstance; url: string };
 let config: GatewayConfig;
 
 beforeAll(async () => {
@@ -80,6 +81,7 @@ beforeAll(async () => {
   writeRemotes(REMOTES);
   identity = await startUpstream('identity');
   locator = await startUpstream('locator');
+  servicesAdmin = await startUpstream('services-admin');
   const defaults = loadGatewayConfig({});
   config = {
     ...defaults,
@@ -87,13 +89,19 @@ beforeAll(async () => {
     workspaceRoot: root,
     shellDist,
     remotesFile,
-    serviceUrls: { ...defaults.serviceUrls, identity: identity.url, locator: locator.url },
+    serviceUrls: {
+      ...defaults.serviceUrls,
+      identity: identity.url,
+      locator: locator.url,
+      'services-admin': servicesAdmin.url,
+    },
   };
 });
 
 afterAll(async () => {
   await identity.app.close();
   await locator.app.close();
+  await servicesAdmin.app.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -129,11 +137,15 @@ describe('proxying by the route table', () => {
     await app.close();
   });
 
-  it('answers the exact /api/v1.0/services itself and leaves the paths below it unrouted', async () => {
+  it('sends the exact /api/v1.0/services to identity and the paths below it to services-admin', async () => {
     const app = await gateway();
     expect((await app.inject('/api/v1.0/services')).json()).toMatchObject({ service: 'identity' });
-    const below = await app.inject('/api/v1.0/services/all');
-    expect(below.statusCode).toBe(404);
+    expect((await app.inject('/api/v1.0/services/all')).json()).toMatchObject({
+      service: 'services-admin',
+      url: '/api/v1.0/services/all',
+    });
+    expect((await app.inject('/api/v1.0/users/me')).json()).toMatchObject({ service: 'identity' });
+    expect((await app.inject('/api/v1.0/users?limit=5')).json()).toMatchObject({ service: 'services-admin' });
     await app.close();
   });
 
@@ -367,7 +379,7 @@ describe('the shell', () => {
     expect(answer.json()).toEqual({
       status: 'ok',
       service: 'gateway',
-      checks: { shell: 'ok', 'identity (info)': 'ok' },
+      checks: { shell: 'ok', 'identity (info)': 'ok', 'services-admin (info)': 'ok' },
     });
     await ready.close();
 

@@ -58,8 +58,34 @@ describe('the portal table', () => {
     }
   });
 
-  it('keeps /api/v1.0/services/* for services-admin (not in the table yet)', () => {
-    expect(serviceOf('/api/v1.0/services/all', ROUTES)).toBeUndefined();
+  it('sends the administration paths to services-admin', () => {
+    for (const url of [
+      '/api/v1.0/services/all',
+      '/api/v1.0/services/page-for-model?modelName=users&pageNumber=1&pageSize=20',
+      '/api/v1.0/users',
+      '/api/v1.0/users?search=nkosi&limit=20',
+      '/api/v1.0/groups',
+      '/api/v1.0/group/services',
+      '/api/v1.0/group/6f1c/users',
+      '/api/v1.0/group/6f1c/service/savi',
+      '/api/v1.0/user/6f1c',
+      '/api/v1.0/user/6f1c/services',
+      '/api/v1.0/reportbuilder/rates/6f1c',
+      '/api/v1.0/reportbuilder/rates/',
+      '/api/v1.0/reportbuilder/rates/6f1c/export.xlsx',
+      '/api/v1.0/reportbuilder/rates/6f1c/import',
+    ]) {
+      expect([url, serviceOf(url, ROUTES)]).toEqual([url, 'services-admin']);
+    }
+  });
+
+  it('keeps the own-services list and users/me with identity, and nothing else below /users', () => {
+    expect(serviceOf('/api/v1.0/services', ROUTES)).toBe('identity');
+    expect(serviceOf('/api/v1.0/services?x=1', ROUTES)).toBe('identity');
+    expect(serviceOf('/api/v1.0/users/me', ROUTES)).toBe('identity');
+    expect(serviceOf('/api/v1.0/users/other', ROUTES)).toBeUndefined();
+    expect(serviceOf('/api/v1.0/userx', ROUTES)).toBeUndefined();
+    expect(serviceOf('/api/v1.0/reportbuilder/ratesheet', ROUTES)).toBeUndefined();
   });
 });
 

@@ -33,6 +33,17 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/v1.0/audit', service: 'identity' },
   // The user's own services (home tiles); the paths below it belong to services-admin.
   { prefix: '/api/v1.0/services', service: 'identity', exact: true },
+
+  // services-admin: users, groups, service assignment and rate tables (spec 03 §7 Administration)
+  { prefix: '/api/v1.0/services/', service: 'services-admin' },
+  // The list only: /api/v1.0/users/me stays identity's.
+  { prefix: '/api/v1.0/users', service: 'services-admin', exact: true },
+  { prefix: '/api/v1.0/groups', service: 'services-admin' },
+  { prefix: '/api/v1.0/group/', service: 'services-admin' },
+  { prefix: '/api/v1.0/user/', service: 'services-admin' },
+  // Rate tables are written by services-admin (docs/architecture.md); the longer prefix keeps them there
+  // when the report builder takes /api/v1.0/reportbuilder/.
+  { prefix: '/api/v1.0/reportbuilder/rates', service: 'services-admin' },
 ];
 
 function matches(route: Route, path: string): boolean {

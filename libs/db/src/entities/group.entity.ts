@@ -26,6 +26,8 @@ import { UserEntity } from './user.entity';
 // Created by the migration (GIN, pg_trgm) for the groups grid's "contains" filter. TypeORM cannot
 // describe such an index; `synchronize: false` tells it to leave the index alone.
 @Index('groups_name_trgm_idx', { synchronize: false })
+// The groups grid's name sort (case-insensitive), also created by a migration.
+@Index('groups_lower_name_idx', { synchronize: false })
 export class GroupEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'groups_pkey' })
   id: string;

@@ -2,8 +2,10 @@ import { AuditRecordEntity } from './audit-record.entity';
 import { GroupServiceEntity } from './group-service.entity';
 import { GroupEntity } from './group.entity';
 import { PasswordResetTokenEntity } from './password-reset-token.entity';
+import { RateEntity } from './rate.entity';
 import { ServiceEntity } from './service.entity';
 import { UserServiceEntity } from './user-service.entity';
+import { UserTotalsEntity } from './user-totals.entity';
 import { UserEntity } from './user.entity';
 
 export * from './transformers';
@@ -12,9 +14,11 @@ export {
   GroupEntity,
   GroupServiceEntity,
   PasswordResetTokenEntity,
+  RateEntity,
   ServiceEntity,
   UserEntity,
   UserServiceEntity,
+  UserTotalsEntity,
 };
 export { PASSWORD_RESET_PURPOSES, type PasswordResetPurpose } from './password-reset-token.entity';
 
@@ -27,4 +31,6 @@ export const ENTITIES = [
   GroupServiceEntity,
   PasswordResetTokenEntity,
   AuditRecordEntity,
+  RateEntity,
+  UserTotalsEntity,
 ];

@@ -3,9 +3,13 @@ import { type ValueTransformer } from 'typeorm';
 /** The one schema of the identity tables (users, groups, services and what hangs off them). */
 export const IDENTITY_SCHEMA = 'identity';
 
+/** The report builder's schema; its rate tables are written by services-admin (docs/architecture.md). */
+export const REPORTBUILDER_SCHEMA = 'reportbuilder';
+
 /**
- * PostgreSQL returns `numeric` as a string so no precision is lost; percentages are small decimals, so
- * reading them as JavaScript numbers is safe and is what the API contracts expect.
+ * PostgreSQL returns `numeric` as a string so no precision is lost; percentages and rand amounts are
+ * far inside a double's exact range, so reading them as JavaScript numbers is safe and is what the API
+ * contracts expect.
  */
 export const numericAsNumber: ValueTransformer = {
   to: (value: unknown) => value,

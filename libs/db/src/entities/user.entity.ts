@@ -18,10 +18,23 @@ import { IDENTITY_SCHEMA, normalisedEmail } from './transformers';
 @Entity({ schema: IDENTITY_SCHEMA, name: 'users' })
 @Unique('users_email_key', ['email'])
 @Check('users_email_is_normalised', `email = lower(btrim(email))`)
-@Index('users_group_id_idx', ['groupId'])
-// GIN (pg_trgm) indexes for the users grid's "contains" filters, created by the migration.
+@Index('users_group_id_idx', [
+  'groupId',
+  'active',
+  'isAdmin',
+  'ratesEditor',
+  'saviOperator',
+  'saviQC',
+  'claimsUser',
+])
+// The users grid's indexes, created by the migrations: GIN (pg_trgm) for its "contains" filters and
+// btree with expressions and INCLUDE columns for its sorts (TypeORM can describe neither).
 @Index('users_name_trgm_idx', { synchronize: false })
 @Index('users_email_trgm_idx', { synchronize: false })
+@Index('users_lower_name_idx', { synchronize: false })
+@Index('users_email_id_idx', { synchronize: false })
+@Index('users_created_at_idx', { synchronize: false })
+@Index('users_group_id_lower_name_idx', { synchronize: false })
 export class UserEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'users_pkey' })
   id: string;

@@ -1,6 +1,7 @@
 import { Initial1763700000000 } from './1763700000000-Initial';
+import { ServicesAdmin1763800000000 } from './1763800000000-ServicesAdmin';
 
-export { Initial1763700000000 };
+export { Initial1763700000000, ServicesAdmin1763800000000 };
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
-export const MIGRATIONS = [Initial1763700000000];
+export const MIGRATIONS = [Initial1763700000000, ServicesAdmin1763800000000];

@@ -1,0 +1,373 @@
+// GET /api/v1.0/services/page-for-model over 100 000 users in ~200 groups: p50/p95 latency of every
+// combination of page (first, middle, last), page size (20, 100, 1000), sort (name, email, groupName,
+// createdAt; asc and desc) and filter (none, name contains, email contains, groupName equals, active is
+// true). Runs in a throwaway database and starts services-admin in this process (buildApp + listen on a
+// free port), requests one at a time over a kept-alive connection, client-side timing (whole answer read).
+// Needs the build (libs, services-admin) and the session keys in var/keys, as `npm start` leaves them.
+// Usage: node bench/page-for-model.mjs [--samples 30] [--users 100000]
+import { createSign } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { jwtKeyFiles, redisUrl } from '../scripts/lib/settings.mjs';
+import { ROOT } from '../scripts/lib/system.mjs';
+import { percentile, round } from './stats.mjs';
+
+const require = createRequire(import.meta.url);
+const db = require(join(ROOT, 'libs/db/dist/index.js'));
+const { createRedis } = require(join(ROOT, 'libs/server-kit/dist/index.js'));
+const { rolesOf } = require(join(ROOT, 'libs/domain/dist/index.js'));
+const { buildApp } = require(join(ROOT, 'services/services-admin/dist/app.js'));
+const { openDatabase } = require(join(ROOT, 'services/services-admin/dist/database.js'));
+const { loadServicesAdminConfig } = require(join(ROOT, 'services/services-admin/dist/config.js'));
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+
+export const TARGET_P95_MS = 30;
+
+const FIRST_NAMES = [
+  'Thabo',
+  'Sipho',
+  'Lerato',
+  'Nomvula',
+  'Johan',
+  'Pieter',
+  'Ayesha',
+  'Thandiwe',
+  'Bongani',
+  'Zanele',
+  'Kagiso',
+  'Palesa',
+  'Mandla',
+  'Naledi',
+  'Themba',
+  'Refilwe',
+  'Willem',
+  'Annelize',
+  'Riaan',
+  'Marelize',
+  'Sibusiso',
+  'Nokuthula',
+  'Tshepo',
+  'Dineo',
+  'Lwazi',
+  'Ntombi',
+  'Kabelo',
+  'Mpho',
+  'Busisiwe',
+  'Vusi',
+  'Fatima',
+  'Yusuf',
+  'Priya',
+  'Rajesh',
+  'Chantel',
+  'Ruan',
+  'Karabo',
+  'Lindiwe',
+  'Siyabonga',
+  'Zodwa',
+];
+const SURNAMES = [
+  'Dlamini',
+  'Nkosi',
+  'Ndlovu',
+  'Khumalo',
+  'Mokoena',
+  'Botha',
+  'van der Merwe',
+  'Naidoo',
+  'Patel',
+  'Zulu',
+  'Mthembu',
+  'Mahlangu',
+  'Sithole',
+  'Molefe',
+  'Pretorius',
+  'Coetzee',
+  'du Plessis',
+  'Nel',
+  'Venter',
+  'Mabaso',
+  'Maseko',
+  'Shabalala',
+  'Radebe',
+  'Tshabalala',
+  'Govender',
+  'Pillay',
+  'Adams',
+  'Jacobs',
+  'Fourie',
+  'Steyn',
+  'Mkhize',
+  'Cele',
+  'Ngcobo',
+  'Hendricks',
+  'Williams',
+  'Baloyi',
+  'Maluleke',
+  'Chauke',
+  'Mathebula',
+  'Kruger',
+];
+const DOMAINS = [
+  'gmail.com',
+  'mweb.co.za',
+  'telkomsa.net',
+  'webmail.co.za',
+  'karoomutual.co.za',
+  'outlook.com',
+];
+const TOWNS = [
+  'Johannesburg',
+  'Soweto',
+  'Pretoria',
+  'Durban',
+  'Pietermaritzburg',
+  'Cape Town',
+  'Stellenbosch',
+  'George',
+  'Gqeberha',
+  'East London',
+  'Mthatha',
+  'Bloemfontein',
+  'Welkom',
+  'Kimberley',
+  'Upington',
+  'Polokwane',
+  'Thohoyandou',
+  'Mbombela',
+  'Emalahleni',
+  'Rustenburg',
+  'Mahikeng',
+  'Potchefstroom',
+  'Klerksdorp',
+  'Vereeniging',
+  'Benoni',
+  'Centurion',
+  'Midrand',
+  'Richards Bay',
+  'Newcastle',
+  'Ladysmith',
+  'Knysna',
+  'Oudtshoorn',
+  'Worcester',
+  'Paarl',
+  'Saldanha',
+  'Springbok',
+  'Beaufort West',
+  'Graaff-Reinet',
+  'Makhanda',
+  'Kroonstad',
+];
+const KINDS = ['Brokers', 'Insurance', 'Valuers', 'Assessors', 'Underwriters'];
+
+/**
+ * 200 groups (town × kind) and the users, by SQL: names and e-mails cycle through South African names,
+ * groups are spread evenly (1 in 97 users has none), 95 % are active, created over about three years.
+ */
+export async function seedUsers(ds, count) {
+  await ds.query(
+    `INSERT INTO identity.groups (name, code, active, professional_fee_percentage)
+     SELECT t.town || ' ' || k.kind, 'B' || lpad((row_number() OVER ())::text, 3, '0'), true, 10
+     FROM unnest($1::text[]) t(town) CROSS JOIN unnest($2::text[]) k(kind)`,
+    [TOWNS, KINDS],
+  );
+  await ds.query(
+    `WITH g AS (SELECT array_agg(id ORDER BY code) AS ids FROM identity.groups WHERE code LIKE 'B%')
+     INSERT INTO identity.users (name, email, password_hash, group_id, active, savi_operator, created_at)
+     SELECT f.names[1 + n % array_length(f.names, 1)] || ' ' || s.names[1 + (n / 7) % array_length(s.names, 1)],
+            lower(f.names[1 + n % array_length(f.names, 1)] || '.'
+                  || replace(s.names[1 + (n / 7) % array_length(s.names, 1)], ' ', '') || n || '@'
+                  || d.names[1 + n % array_length(d.names, 1)]),
+            'x',
+            CASE WHEN n % 97 = 0 THEN NULL ELSE g.ids[1 + (n::bigint * 2654435761) % array_length(g.ids, 1)] END,
+            n % 20 <> 0,
+            n % 50 = 0,
+            timestamptz '2023-01-01 08:00+02' + n * interval '15 minutes' + (n % 13) * interval '1 minute'
+     FROM generate_series(1, $4::int) AS n, g,
+          (SELECT $1::text[] AS names) f, (SELECT $2::text[] AS names) s, (SELECT $3::text[] AS names) d`,
+    [FIRST_NAMES, SURNAMES, DOMAINS, count],
+  );
+  // Statistics and the visibility map, as autovacuum would have them on a table that has been in use.
+  await ds.query('VACUUM ANALYZE identity.users');
+  await ds.query('VACUUM ANALYZE identity.groups');
+}
+
+/** A session cookie for the demo admin, signed like identity signs it (the bench has identity's key). */
+function adminCookie(admin) {
+  const base64url = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    sub: admin.id,
+    email: admin.email,
+    name: admin.name,
+    roles: rolesOf(admin),
+    groupId: admin.groupId,
+    claimsUser: admin.claimsUser,
+    iat: now,
+    exp: now + 3600,
+    ims: Date.now(),
+  };
+  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
+  const signature = createSign('RSA-SHA256')
+    .update(unsigned)
+    .sign(readFileSync(jwtKeyFiles().privateKeyFile));
+  return `portal_session=${unsigned}.${signature.toString('base64url')}`;
+}
+
+const SORTS = ['name', 'email', 'groupName', 'createdAt'].flatMap((field) => [
+  [field, 'asc'],
+  [field, 'desc'],
+]);
+const FILTERS = {
+  none: {},
+  'name contains': { name: { compareBy: 'contains', compareTo: 'dlamini' } },
+  'email contains': { email: { compareBy: 'contains', compareTo: 'nkosi' } },
+  'groupName equals': { groupName: { compareBy: 'equals', compareTo: 'Durban Brokers' } },
+  'active is true': { active: { compareBy: 'is', compareTo: 'true' } },
+};
+const PAGE_SIZES = [20, 100, 1000];
+
+function pageUrl(base, { filter, sort, pageSize, pageNumber }) {
+  const params = new URLSearchParams({
+    modelName: 'users',
+    pageNumber: String(pageNumber),
+    pageSize: String(pageSize),
+    sort: JSON.stringify([sort]),
+  });
+  for (const [field, value] of Object.entries(FILTERS[filter])) params.set(field, JSON.stringify(value));
+  return `${base}/api/v1.0/services/page-for-model?${params}`;
+}
+
+async function timed(url, cookie) {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { cookie } });
+  const body = await res.json();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+  return { ms, body };
+}
+
+export async function measurePageForModel({ users = 100_000, samples = 30 } = {}) {
+  const database = await db.createTestDatabase({ seed: true });
+  const redis = createRedis(redisUrl(), 'bench-page-for-model');
+  let ds;
+  let app;
+  try {
+    const seedStarted = performance.now();
+    await seedUsers(database.dataSource, users);
+    const seedSeconds = round((performance.now() - seedStarted) / 1000);
+    const admin = await database.dataSource
+      .getRepository(db.UserEntity)
+      .findOneByOrFail({ email: 'admin@portal.test' });
+    const cookie = adminCookie(admin);
+
+    const config = {
+      ...loadServicesAdminConfig({ ...process.env, DATABASE_URL: database.url }),
+      logLevel: 'warn',
+    };
+    // The service's own pool, set up as in production.
+    ds = await openDatabase(database.url);
+    app = await buildApp(config, { ds, redis });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${app.server.address().port}`;
+
+    const combinations = [];
+    for (const filter of Object.keys(FILTERS)) {
+      // The filter's total decides where the middle and last pages are.
+      const { body } = await timed(
+        pageUrl(base, { filter, sort: SORTS[0], pageSize: 20, pageNumber: 1 }),
+        cookie,
+      );
+      for (const pageSize of PAGE_SIZES) {
+        const pages = Math.max(1, Math.ceil(body.total / pageSize));
+        const positions = { first: 1, middle: Math.ceil(pages / 2), last: pages };
+        for (const sort of SORTS) {
+          for (const [position, pageNumber] of Object.entries(positions)) {
+            combinations.push({ filter, total: body.total, sort, pageSize, position, pageNumber });
+          }
+        }
+      }
+    }
+
+    const results = [];
+    const all = [];
+    for (const combination of combinations) {
+      const url = pageUrl(base, combination);
+      for (let warm = 0; warm < 3; warm++) await timed(url, cookie);
+      const times = [];
+      for (let sample = 0; sample < samples; sample++) times.push((await timed(url, cookie)).ms);
+      all.push(...times);
+      results.push({
+        filter: combination.filter,
+        total: combination.total,
+        sort: combination.sort.join(' '),
+        pageSize: combination.pageSize,
+        page: `${combination.position} (${combination.pageNumber})`,
+        p50Ms: round(percentile(times, 50)),
+        p95Ms: round(percentile(times, 95)),
+      });
+    }
+
+    const worstBy = (key) =>
+      Object.fromEntries(
+        [...new Set(results.map((r) => r[key]))].map((value) => [
+          value,
+          Math.max(...results.filter((r) => r[key] === value).map((r) => r.p95Ms)),
+        ]),
+      );
+    const worst = [...results].sort((a, b) => b.p95Ms - a.p95Ms);
+    return {
+      users: users + db.DEMO_ACCOUNTS.length,
+      groups: TOWNS.length * KINDS.length + 3,
+      seedSeconds,
+      samplesPerCombination: samples,
+      combinations: results.length,
+      overall: { p50Ms: round(percentile(all, 50)), p95Ms: round(percentile(all, 95)) },
+      worstP95By: {
+        filter: worstBy('filter'),
+        sort: worstBy('sort'),
+        pageSize: worstBy('pageSize'),
+        page: Object.fromEntries(
+          ['first', 'middle', 'last'].map((position) => [
+            position,
+            Math.max(...results.filter((r) => r.page.startsWith(position)).map((r) => r.p95Ms)),
+          ]),
+        ),
+      },
+      slowest: worst.slice(0, 5),
+      target: `p95 ≤ ${TARGET_P95_MS} ms for every combination`,
+      pass: worst[0].p95Ms <= TARGET_P95_MS,
+      perCombination: results,
+    };
+  } finally {
+    await app?.close();
+    await ds?.destroy();
+    await redis.quit();
+    await database.drop();
+  }
+}
+
+/**
+ * Writes every combination's figures to bench/results/page-for-model.json and returns the summary (what
+ * the README and latest.json report).
+ */
+export function writePageForModelResults(result) {
+  writeFileSync(
+    new URL('./results/page-for-model.json', import.meta.url),
+    JSON.stringify(result, null, 2) + '\n',
+  );
+  const { perCombination: _all, ...summary } = result;
+  return summary;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await measurePageForModel({
+    users: Number(arg('users', '100000')),
+    samples: Number(arg('samples', '30')),
+  });
+  console.log(JSON.stringify(writePageForModelResults(result), null, 2));
+}

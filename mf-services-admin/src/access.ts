@@ -1,0 +1,4 @@
+/** Who may use the remote's screens (spec 03 §2, §6). The services check the same roles. */
+export const ADMIN_ROLES = ['admin'];
+/** The rates editor is for rates editors, and for admins. */
+export const RATES_ROLES = ['admin', 'ratesEditor'];

@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import { GridAddIcon } from '@mui/x-data-grid';
+import { AdminPage } from '../../../layout/AdminPage';
+import { GroupDialog } from '../components/GroupDialog';
+import { GroupsGrid } from '../components/GroupsGrid';
+
+/** /services/admin/groups (spec 03 "Groups grid"), with the 'create group' dialog. */
+export function GroupsGridPage() {
+  const [creating, setCreating] = useState(false);
+  return (
+    <AdminPage
+      title="Groups"
+      backToAdmin
+      subtitle="Double-click a cell to change it. A change is saved at once when the group has an admin and a code."
+      actions={
+        <Button variant="contained" startIcon={<GridAddIcon />} onClick={() => setCreating(true)}>
+          Create group
+        </Button>
+      }
+    >
+      <GroupsGrid />
+      {creating && <GroupDialog mode="create" onClose={() => setCreating(false)} />}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,155 @@
+import { useMemo, useState } from 'react';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
+import type { AdminGroup } from '@portal/contracts';
+import { SERVICE_CHOICES } from '../../../constants';
+import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
+import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
+import { ServerDataGrid } from '../../../grid/ServerDataGrid';
+import { useGridQuery } from '../../../grid/useGridQuery';
+import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
+import { ClaimsIcon, EditIcon } from '../../../layout/icons';
+import { ADMIN_TEXT } from '../../../texts';
+import { useDeleteGroupMutation, useGroupsPageQuery } from '../../groups/api/groupsApi';
+import { ClaimsSettingsDialog } from '../../groups/components/ClaimsSettingsDialog';
+import { GroupDialog } from '../../groups/components/GroupDialog';
+import { RatesLink } from '../../rates/components/RatesLink';
+import { ServiceSwitch } from '../../services/components/ServiceSwitch';
+
+const SERVER_FIELDS: ServerFields = { name: {}, code: {}, active: { type: 'boolean' } };
+
+type OpenDialog = { kind: 'update' | 'claims' | 'delete'; group: AdminGroup } | null;
+
+/** The groups of the services-admin screen: their services as switches, and what can be done to each. */
+export function GroupsList() {
+  const grid = useGridQuery([{ field: 'name', sort: 'asc' }]);
+  const page = useGroupsPageQuery(pageForModelParams('groups', grid.query, SERVER_FIELDS));
+  const [deleteGroup] = useDeleteGroupMutation();
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+
+  const columns = useMemo<GridColDef<AdminGroup>[]>(
+    () => [
+      {
+        field: 'name',
+        headerName: 'Name',
+        flex: 1.4,
+        minWidth: 180,
+        filterOperators: SERVER_FILTER_OPERATORS.string,
+      },
+      { field: 'code', headerName: 'Code', width: 110, filterOperators: SERVER_FILTER_OPERATORS.string },
+      {
+        field: 'adminLabel',
+        headerName: 'Admin',
+        flex: 1.4,
+        minWidth: 200,
+        // page-for-model cannot sort or filter groups by their admin or their users.
+        sortable: false,
+        filterable: false,
+      },
+      {
+        field: 'userCount',
+        headerName: 'Users',
+        type: 'number',
+        width: 90,
+        sortable: false,
+        filterable: false,
+      },
+      ...SERVICE_CHOICES.map(({ identifier, label }): GridColDef<AdminGroup> => ({
+        field: `service:${identifier}`,
+        headerName: label,
+        width: 104,
+        sortable: false,
+        filterable: false,
+        align: 'center',
+        headerAlign: 'center',
+        renderCell: ({ row }) => (
+          <ServiceSwitch
+            owner="group"
+            id={row._id}
+            ownerName={row.name}
+            service={identifier}
+            assigned={row.services.includes(identifier)}
+          />
+        ),
+      })),
+      {
+        field: 'active',
+        headerName: 'Active',
+        type: 'boolean',
+        width: 90,
+        filterOperators: SERVER_FILTER_OPERATORS.boolean,
+      },
+      {
+        field: 'actions',
+        headerName: 'Actions',
+        type: 'actions',
+        width: 180,
+        getActions: ({ row }) => [
+          <Tooltip key="edit" title="Update group">
+            <IconButton
+              size="small"
+              aria-label={`Update group ${row.name}`}
+              onClick={() => setDialog({ kind: 'update', group: row })}
+            >
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>,
+          <Tooltip key="claims" title="Claims settings">
+            <IconButton
+              size="small"
+              aria-label={`Claims settings of ${row.name}`}
+              onClick={() => setDialog({ kind: 'claims', group: row })}
+            >
+              <ClaimsIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>,
+          <RatesLink key="rates" group={row} />,
+          <Tooltip key="delete" title="Delete group">
+            <IconButton
+              size="small"
+              aria-label={`Delete group ${row.name}`}
+              onClick={() => setDialog({ kind: 'delete', group: row })}
+            >
+              <GridDeleteIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>,
+        ],
+      },
+    ],
+    [],
+  );
+
+  return (
+    <>
+      <ServerDataGrid<AdminGroup>
+        label="Groups"
+        grid={grid}
+        rows={page.data?.docs ?? []}
+        rowCount={page.data?.total ?? 0}
+        getRowId={(group) => group._id}
+        columns={columns}
+        loading={page.isFetching}
+        loadFailed={page.isError}
+        onRetry={() => void page.refetch()}
+      />
+      {dialog?.kind === 'update' && (
+        <GroupDialog mode="update" group={dialog.group} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'claims' && (
+        <ClaimsSettingsDialog group={dialog.group} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDeleteDialog
+          title="Delete group"
+          failureText={ADMIN_TEXT.failedToDeleteGroup}
+          onConfirm={() => deleteGroup(dialog.group._id).unwrap()}
+          onClose={() => setDialog(null)}
+        >
+          Delete the group <strong>{dialog.group.name}</strong> ({dialog.group.code})? A group that still has
+          users cannot be deleted.
+        </ConfirmDeleteDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import { useMemo, useState } from 'react';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
+import type { AdminUser } from '@portal/contracts';
+import { SERVICE_CHOICES } from '../../../constants';
+import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
+import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
+import { ServerDataGrid } from '../../../grid/ServerDataGrid';
+import { useGridQuery } from '../../../grid/useGridQuery';
+import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
+import { EditIcon } from '../../../layout/icons';
+import { ADMIN_TEXT } from '../../../texts';
+import { ServiceSwitch } from '../../services/components/ServiceSwitch';
+import { useDeleteUserMutation, useUsersPageQuery } from '../../users/api/usersApi';
+import { UserDialog } from '../../users/components/UserDialog';
+
+const SERVER_FIELDS: ServerFields = {
+  name: {},
+  email: {},
+  groupName: {},
+  active: { type: 'boolean' },
+};
+
+type OpenDialog = { kind: 'update' | 'delete'; user: AdminUser } | null;
+
+/**
+ * The users of the services-admin screen: the services given to each user directly (on top of their
+ * group's) as switches, and what can be done to each.
+ */
+export function UsersList() {
+  const grid = useGridQuery([{ field: 'name', sort: 'asc' }]);
+  const page = useUsersPageQuery(pageForModelParams('users', grid.query, SERVER_FIELDS));
+  const [deleteUser] = useDeleteUserMutation();
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+
+  const columns = useMemo<GridColDef<AdminUser>[]>(
+    () => [
+      {
+        field: 'name',
+        headerName: 'Name',
+        flex: 1.2,
+        minWidth: 170,
+        filterOperators: SERVER_FILTER_OPERATORS.string,
+      },
+      {
+        field: 'email',
+        headerName: 'Email',
+        flex: 1.4,
+        minWidth: 210,
+        filterOperators: SERVER_FILTER_OPERATORS.string,
+      },
+      {
+        field: 'groupName',
+        headerName: 'Group',
+        flex: 1.2,
+        minWidth: 170,
+        filterOperators: SERVER_FILTER_OPERATORS.string,
+      },
+      ...SERVICE_CHOICES.map(({ identifier, label }): GridColDef<AdminUser> => ({
+        field: `service:${identifier}`,
+        headerName: label,
+        width: 104,
+        sortable: false,
+        filterable: false,
+        align: 'center',
+        headerAlign: 'center',
+        renderCell: ({ row }) => (
+          <ServiceSwitch
+            owner="user"
+            id={row._id}
+            ownerName={row.name}
+            service={identifier}
+            assigned={row.services.includes(identifier)}
+          />
+        ),
+      })),
+      {
+        field: 'active',
+        headerName: 'Active',
+        type: 'boolean',
+        width: 90,
+        filterOperators: SERVER_FILTER_OPERATORS.boolean,
+      },
+      {
+        field: 'actions',
+        headerName: 'Actions',
+        type: 'actions',
+        width: 110,
+        getActions: ({ row }) => [
+          <Tooltip key="edit" title="Update user">
+            <IconButton
+              size="small"
+              aria-label={`Update user ${row.name}`}
+              onClick={() => setDialog({ kind: 'update', user: row })}
+            >
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>,
+          <Tooltip key="delete" title="Delete user">
+            <IconButton
+              size="small"
+              aria-label={`Delete user ${row.name}`}
+              onClick={() => setDialog({ kind: 'delete', user: row })}
+            >
+              <GridDeleteIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>,
+        ],
+      },
+    ],
+    [],
+  );
+
+  return (
+    <>
+      <ServerDataGrid<AdminUser>
+        label="Users"
+        grid={grid}
+        rows={page.data?.docs ?? []}
+        rowCount={page.data?.total ?? 0}
+        getRowId={(user) => user._id}
+        columns={columns}
+        loading={page.isFetching}
+        loadFailed={page.isError}
+        onRetry={() => void page.refetch()}
+      />
+      {dialog?.kind === 'update' && <UserDialog user={dialog.user} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDeleteDialog
+          title="Delete user"
+          failureText={ADMIN_TEXT.failedToDeleteUser}
+          onConfirm={() => deleteUser(dialog.user._id).unwrap()}
+          onClose={() => setDialog(null)}
+        >
+          Delete the user <strong>{dialog.user.name}</strong> ({dialog.user.email})? The requests they made
+          are kept.
+        </ConfirmDeleteDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Link as RouterLink, useSearchParams } from '@portal/web-kit';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { GridAddIcon } from '@mui/x-data-grid';
+import { AdminPage } from '../../../layout/AdminPage';
+import { PATHS } from '../../../paths';
+import { GroupDialog } from '../../groups/components/GroupDialog';
+import { RatesEditorButton } from '../../rates/components/RatesEditorButton';
+import { GroupsList } from '../components/GroupsList';
+import { UsersList } from '../components/UsersList';
+
+type ListName = 'groups' | 'users';
+
+/**
+ * /services/admin (spec 03 "Services admin screen"): the groups and the users, server paged, with their
+ * service switches; the group and user dialogs, deleting, claims settings, and the way to the rates
+ * editor and the two editing grids. The list shown is kept in the address (?list=users).
+ */
+export function ServicesAdminPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const list: ListName = searchParams.get('list') === 'users' ? 'users' : 'groups';
+  const [creatingGroup, setCreatingGroup] = useState(false);
+
+  return (
+    <AdminPage
+      title="Services administration"
+      subtitle="Groups, users and the services they may use. Switching a service on or off takes effect at once."
+      actions={
+        <>
+          <Button component={RouterLink} to={PATHS.users} variant="outlined">
+            Users grid
+          </Button>
+          <Button component={RouterLink} to={PATHS.groups} variant="outlined">
+            Groups grid
+          </Button>
+          <RatesEditorButton />
+          <Button variant="contained" startIcon={<GridAddIcon />} onClick={() => setCreatingGroup(true)}>
+            New group
+          </Button>
+        </>
+      }
+    >
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <Tabs
+          value={list}
+          onChange={(_event, value: ListName) =>
+            setSearchParams(value === 'users' ? { list: 'users' } : {}, { replace: true })
+          }
+          aria-label="Lists"
+          sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}
+        >
+          <Tab value="groups" label="Groups" />
+          <Tab value="users" label="Users" />
+        </Tabs>
+        {list === 'groups' ? <GroupsList /> : <UsersList />}
+      </Paper>
+      {creatingGroup && <GroupDialog mode="create" onClose={() => setCreatingGroup(false)} />}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { DataSource } from 'typeorm';
+import { ROLE } from '@portal/contracts';
+import { rolesOf } from '@portal/domain';
+import { UserEntity } from '@portal/db';
+import { forbidden, unauthorized } from '@portal/server-kit';
+
+/** The user making the call, as the database has it now (not as the session token remembers it). */
+export interface Actor {
+  id: string;
+  name: string;
+  email: string;
+  groupId: string | null;
+  roles: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the guard of every route. */
+    actor: Actor;
+  }
+}
+
+export type Guard = (...roles: string[]) => onRequestAsyncHookHandler[];
+
+/**
+ * Route guards, run as `onRequest` hooks so that nobody's body is read or validated before the caller is
+ * known. The session must hold one of the roles (server-kit's requireRoles: 401/403 from the token
+ * alone), and so must the user's row right now. Re-reading the row costs one primary-key lookup and means
+ * an admin who loses the role, or an account that is deactivated, loses this API at once rather than when
+ * the token expires; the user's own pages follow on their next users/me or login.
+ */
+export function guards(app: FastifyInstance, ds: DataSource): Guard {
+  app.decorateRequest('actor', null as unknown as Actor);
+  return (...roles) => [
+    app.requireRoles(...roles),
+    async (request: FastifyRequest) => {
+      const user = await ds.getRepository(UserEntity).findOne({
+        where: { id: request.user.sub },
+        select: {
+          id: true,
+          name: true,
+          email: true,
+          groupId: true,
+          active: true,
+          tokensValidAfter: true,
+          isAdmin: true,
+          ratesEditor: true,
+          saviOperator: true,
+          saviQC: true,
+        },
+      });
+      if (!user || !user.active) throw unauthorized();
+      if (user.tokensValidAfter && request.user.ims < user.tokensValidAfter.getTime()) throw unauthorized();
+      const current = rolesOf(user);
+      if (!roles.some((role) => current.includes(role))) throw forbidden();
+      request.actor = {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        groupId: user.groupId,
+        roles: current,
+      };
+    },
+  ];
+}
+
+/** Rate tables: an admin may open any group's, a rates editor only their own group's. */
+export function assertMayEditRatesOf(actor: Actor, groupId: string): void {
+  if (actor.roles.includes(ROLE.admin)) return;
+  if (actor.groupId !== groupId) throw forbidden('You may only edit the rates of your own group.');
+}

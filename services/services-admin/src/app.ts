@@ -1,0 +1,41 @@
+import type { DataSource } from 'typeorm';
+import type { Redis } from 'ioredis';
+import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
+import { guards } from './access';
+import type { ServicesAdminConfig } from './config';
+import { pageForModelRoutes } from './routes/page-for-model';
+import { groupRoutes } from './routes/groups';
+import { rateRoutes } from './routes/rates';
+import { serviceAssignmentRoutes } from './routes/service-assignment';
+import { userRoutes } from './routes/users';
+
+export interface ServicesAdminDeps {
+  ds: DataSource;
+  redis: Redis;
+}
+
+/** The services-admin service as a Fastify app (tests drive it with inject; main.ts listens). */
+export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminDeps) {
+  const app = createServiceApp(config);
+  const ctx = { config, ds: deps.ds, redis: deps.redis };
+  // Verifies sessions only: identity alone holds the private key.
+  await app.register(authPlugin, {
+    publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
+    redis: deps.redis,
+    cookieSecure: config.cookieSecure,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+  });
+  registerHealth(app, 'services-admin', {
+    db: () => deps.ds.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+  });
+  const guard = guards(app, deps.ds);
+  await app.register(async (scope) => {
+    await pageForModelRoutes(typed(scope), ctx, guard);
+    await serviceAssignmentRoutes(typed(scope), ctx, guard);
+    await userRoutes(typed(scope), ctx, guard);
+    await groupRoutes(typed(scope), ctx, guard);
+    await rateRoutes(typed(scope), ctx, guard);
+  });
+  return app;
+}

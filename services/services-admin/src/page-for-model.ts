@@ -1,0 +1,607 @@
+import type { EntityManager } from 'typeorm';
+import {
+  ADMIN_MODELS,
+  FILTER_OPERATORS,
+  type FilterOperator,
+  type GroupsPage,
+  type UsersPage,
+} from '@portal/contracts';
+import { UserTotalsEntity } from '@portal/db';
+import { badRequest } from '@portal/server-kit';
+import { escapeLike, Parameters } from './sql';
+import { groupsOf, usersOf, type RowSource, type Rows } from './views';
+
+/**
+ * GET /api/v1.0/services/page-for-model (spec 03 §7): one page of the users or groups grid, filtered and
+ * sorted by the server. Field names never reach SQL: each known field maps to a fixed expression in the
+ * tables below, and every value is a bound parameter.
+ */
+
+type ModelName = (typeof ADMIN_MODELS)[number];
+type FieldKind = 'text' | 'boolean' | 'number' | 'date';
+
+interface Field {
+  kind: FieldKind;
+  /** What the field is compared with. */
+  column: string;
+  /** What it sorts by: text folded to lower case (the database collates bytewise), matching an index. */
+  sortBy: string;
+  /** Further sort expressions, in the same direction (users' groupName: the group's id, the user's name). */
+  thenBy?: string[];
+  /** Sorting needs the user's group joined (users' groupName). */
+  sortJoinsGroup?: boolean;
+  /** Unique values: the sort needs no tie-breaker. */
+  unique?: boolean;
+  /** Turns a condition on `column` into one on the model's own rows (users' groupName: a sub-select). */
+  scope?: (condition: string) => string;
+  /** What 'isEmpty' means when it is not "the text is empty" (a user without a group). */
+  emptyWhen?: string;
+  /** The column of the kept user totals that counts the users with this flag set. */
+  tally?: string;
+}
+
+interface Model {
+  from: string;
+  alias: string;
+  /** Joined only when a sort needs it; filters use `scope` instead, so counting never joins. */
+  groupJoin?: string;
+  fields: Record<string, Field>;
+  defaultSort: SortKey[];
+  /** Whether the kept user totals (per group, in all and per flag) count this model's rows. */
+  keptTotals?: boolean;
+}
+
+const text = (column: string, sortBy = `lower(${column})`): Field => ({ kind: 'text', column, sortBy });
+const flag = (column: string, tally?: string): Field => ({ kind: 'boolean', column, sortBy: column, tally });
+
+const MODELS: Record<ModelName, Model> = {
+  users: {
+    from: 'identity.users u',
+    alias: 'u',
+    groupJoin: 'LEFT JOIN identity.groups g ON g.id = u.group_id',
+    keptTotals: true,
+    fields: {
+      name: text('u.name'),
+      // Stored lower-case (a check constraint says so): compared and sorted as is.
+      email: { ...text('u.email', 'u.email'), unique: true },
+      groupName: {
+        ...text('g.name'),
+        // The order of pageByGroupName, so that both ways of reading a page agree.
+        thenBy: ['g.id', 'lower(u.name)'],
+        sortJoinsGroup: true,
+        scope: (condition) => `u.group_id IN (SELECT g.id FROM identity.groups g WHERE ${condition})`,
+        emptyWhen: 'u.group_id IS NULL',
+      },
+      active: flag('u.active', 'active'),
+      admin: flag('u.is_admin', 'is_admin'),
+      ratesEditor: flag('u.rates_editor', 'rates_editor'),
+      saviOperator: flag('u.savi_operator', 'savi_operator'),
+      saviQC: flag('u.savi_qc', 'savi_qc'),
+      claimsUser: flag('u.claims_user', 'claims_user'),
+      createdAt: { kind: 'date', column: 'u.created_at', sortBy: 'u.created_at' },
+    },
+    defaultSort: [{ field: 'name', descending: false }],
+  },
+  groups: {
+    from: 'identity.groups g',
+    alias: 'g',
+    fields: {
+      name: text('g.name'),
+      code: text('g.code'),
+      active: flag('g.active'),
+      includeVAT: flag('g.include_vat'),
+      includeProfessionalFee: flag('g.include_professional_fee'),
+      professionalFeePercentage: {
+        kind: 'number',
+        column: 'g.professional_fee_percentage',
+        sortBy: 'g.professional_fee_percentage',
+      },
+      extraField: text('g.extra_field'),
+      reportNameFormat: text('g.report_name_format'),
+    },
+    defaultSort: [{ field: 'name', descending: false }],
+  },
+};
+
+/** Which operators make sense for which kind of field (those of the MUI data grid's column types). */
+const OPERATORS: Record<FieldKind, readonly FilterOperator[]> = {
+  text: ['contains', 'equals', 'startsWith', 'endsWith', 'isEmpty', 'isNotEmpty', 'is', 'not', '=', '!='],
+  boolean: ['is', 'not', 'equals', '=', '!='],
+  number: ['=', '!=', '>', '>=', '<', '<=', 'equals', 'is', 'not'],
+  date: ['is', 'not', 'equals', '=', '!=', '>', '>=', '<', '<='],
+};
+
+const MAX_PAGE_SIZE = 1000;
+const MAX_SORT_KEYS = 3;
+const RESERVED_PARAMETERS = new Set(['modelName', 'pageNumber', 'pageSize', 'sort']);
+/** Day boundaries of date filters are South African days (spec 03 §9: SAST). */
+const TIME_ZONE = 'Africa/Johannesburg';
+
+const PAGE_TEXT = {
+  pageNumber: 'pageNumber must be a positive integer',
+  pageSize: `pageSize must be a positive integer no greater than ${MAX_PAGE_SIZE}`,
+  modelName: `modelName must be one of ${ADMIN_MODELS.join(', ')}`,
+} as const;
+
+interface SortKey {
+  field: string;
+  descending: boolean;
+}
+
+interface Filter {
+  field: string;
+  operator: FilterOperator;
+  value: unknown;
+}
+
+export interface PageRequest {
+  model: ModelName;
+  offset: number;
+  limit: number;
+  filters: Filter[];
+  sort: SortKey[];
+}
+
+const isModelName = (value: unknown): value is ModelName => ADMIN_MODELS.includes(value as ModelName);
+
+function positiveInteger(raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined || !/^\d{1,12}$/.test(raw.trim())) return undefined;
+  const value = Number(raw.trim());
+  return value >= 1 && value <= max ? value : undefined;
+}
+
+function parseJson(raw: string, what: string, shape: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(`${what} is not valid JSON: expected ${shape}.`);
+  }
+}
+
+function parseSort(raw: string | undefined, model: ModelName): SortKey[] {
+  const shape = '[["field","asc|desc"]]';
+  if (raw === undefined || raw.trim() === '') return MODELS[model].defaultSort;
+  let keys = parseJson(raw, 'sort', shape);
+  if (!Array.isArray(keys)) throw badRequest(`sort must be a JSON list: ${shape}.`);
+  // A single pair, ["name","asc"], is read as a list of one.
+  if (typeof keys[0] === 'string') keys = [keys];
+  const list = keys as unknown[];
+  if (list.length === 0) return MODELS[model].defaultSort;
+  if (list.length > MAX_SORT_KEYS) throw badRequest(`sort takes at most ${MAX_SORT_KEYS} fields.`);
+  return list.map((key) => {
+    if (!Array.isArray(key) || typeof key[0] !== 'string')
+      throw badRequest(`sort must be a JSON list: ${shape}.`);
+    const [field, direction = 'asc'] = key as [string, unknown];
+    if (!Object.hasOwn(MODELS[model].fields, field)) {
+      throw badRequest(
+        `Cannot sort ${model} by '${field}'. Fields: ${Object.keys(MODELS[model].fields).join(', ')}.`,
+      );
+    }
+    if (typeof direction !== 'string' || !['asc', 'desc'].includes(direction.toLowerCase())) {
+      throw badRequest(`The sort direction of '${field}' must be asc or desc.`);
+    }
+    return { field, descending: direction.toLowerCase() === 'desc' };
+  });
+}
+
+function parseFilter(field: string, raw: string, model: ModelName): Filter {
+  const spec = MODELS[model].fields;
+  if (!Object.hasOwn(spec, field)) {
+    throw badRequest(
+      `Unknown filter field '${field}' for ${model}. Fields: ${Object.keys(spec).join(', ')}.`,
+    );
+  }
+  const shape = '{"compareBy":"operator","compareTo":"value"}';
+  const filter = parseJson(raw, `The filter of '${field}'`, shape);
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw badRequest(`The filter of '${field}' must be a JSON object: ${shape}.`);
+  }
+  const { compareBy, compareTo } = filter as { compareBy?: unknown; compareTo?: unknown };
+  if (!FILTER_OPERATORS.includes(compareBy as FilterOperator)) {
+    throw badRequest(
+      `Unknown operator '${String(compareBy)}' in the filter of '${field}'. Operators: ${FILTER_OPERATORS.join(', ')}.`,
+    );
+  }
+  const operator = compareBy as FilterOperator;
+  const kind = spec[field].kind;
+  if (!OPERATORS[kind].includes(operator)) {
+    throw badRequest(
+      `The operator '${operator}' does not apply to '${field}'. Use one of: ${OPERATORS[kind].join(', ')}.`,
+    );
+  }
+  return { field, operator, value: compareTo };
+}
+
+/** Reads and checks the query; every problem is a 400 that says what is wrong. */
+export function parsePageQuery(query: Record<string, string | undefined>): PageRequest {
+  const { modelName, pageNumber, pageSize, sort } = query;
+  if (!isModelName(modelName)) throw badRequest(PAGE_TEXT.modelName);
+  const page = positiveInteger(pageNumber, 1_000_000_000);
+  if (page === undefined) throw badRequest(PAGE_TEXT.pageNumber);
+  const limit = positiveInteger(pageSize, MAX_PAGE_SIZE);
+  if (limit === undefined) throw badRequest(PAGE_TEXT.pageSize);
+  const filters = Object.entries(query)
+    .filter(([name, raw]) => !RESERVED_PARAMETERS.has(name) && raw !== undefined)
+    .map(([name, raw]) => parseFilter(name, raw!, modelName));
+  return { model: modelName, offset: (page - 1) * limit, limit, filters, sort: parseSort(sort, modelName) };
+}
+
+/** A filter value the grid has not filled in yet: the filter is not applied (as the grid does locally). */
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+
+function textCondition(field: Field, operator: FilterOperator, value: unknown, params: Parameters) {
+  if (operator === 'isEmpty' || operator === 'isNotEmpty') {
+    const empty = field.emptyWhen ?? `${field.column} = ''`;
+    return { condition: operator === 'isEmpty' ? empty : `NOT (${empty})`, scoped: !field.emptyWhen };
+  }
+  if (isBlank(value)) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw badRequest(`The filter value of a text field must be text.`);
+  }
+  const text = String(value);
+  const like = (pattern: string) => `${field.column} ILIKE ${params.bind(pattern)}`;
+  switch (operator) {
+    case 'contains':
+      return { condition: like(`%${escapeLike(text)}%`), scoped: true };
+    case 'startsWith':
+      return { condition: like(`${escapeLike(text)}%`), scoped: true };
+    case 'endsWith':
+      return { condition: like(`%${escapeLike(text)}`), scoped: true };
+    case 'not':
+    case '!=':
+      return { condition: `${field.sortBy} <> lower(${params.bind(text)})`, scoped: true };
+    default:
+      return { condition: `${field.sortBy} = lower(${params.bind(text)})`, scoped: true };
+  }
+}
+
+function booleanValue(fieldName: string, value: unknown): boolean | undefined {
+  if (isBlank(value) || value === 'any') return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw badRequest(`The filter of '${fieldName}' needs true or false.`);
+}
+
+const COMPARISON: Partial<Record<FilterOperator, string>> = {
+  '=': '=',
+  equals: '=',
+  is: '=',
+  '!=': '<>',
+  not: '<>',
+  '>': '>',
+  '>=': '>=',
+  '<': '<',
+  '<=': '<=',
+};
+
+function dateCondition(
+  fieldName: string,
+  column: string,
+  operator: FilterOperator,
+  value: unknown,
+  params: Parameters,
+) {
+  if (isBlank(value)) return undefined;
+  const comparison = COMPARISON[operator]!;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))) {
+    // A calendar day: from its first instant (inclusive) to the next day's (exclusive), in SAST.
+    const day = params.bind(value);
+    const start = `(${day}::date::timestamp AT TIME ZONE '${TIME_ZONE}')`;
+    const end = `((${day}::date + 1)::timestamp AT TIME ZONE '${TIME_ZONE}')`;
+    switch (comparison) {
+      case '=':
+        return `(${column} >= ${start} AND ${column} < ${end})`;
+      case '<>':
+        return `(${column} < ${start} OR ${column} >= ${end})`;
+      case '>':
+        return `${column} >= ${end}`;
+      case '>=':
+        return `${column} >= ${start}`;
+      case '<':
+        return `${column} < ${start}`;
+      default:
+        return `${column} < ${end}`;
+    }
+  }
+  const instant = typeof value === 'string' || typeof value === 'number' ? new Date(value) : new Date(NaN);
+  if (Number.isNaN(instant.getTime())) {
+    throw badRequest(`The filter of '${fieldName}' needs a date (YYYY-MM-DD) or a date and time (ISO 8601).`);
+  }
+  return `${column} ${comparison} ${params.bind(instant.toISOString())}::timestamptz`;
+}
+
+function conditionOf(filter: Filter, model: Model, params: Parameters): string | undefined {
+  const field = model.fields[filter.field];
+  const scope = (condition: string) => (field.scope ? field.scope(condition) : condition);
+  switch (field.kind) {
+    case 'text': {
+      const built = textCondition(field, filter.operator, filter.value, params);
+      if (!built) return undefined;
+      return built.scoped ? scope(built.condition) : built.condition;
+    }
+    case 'boolean': {
+      const value = booleanValue(filter.field, filter.value);
+      if (value === undefined) return undefined;
+      return `${field.column} ${COMPARISON[filter.operator]} ${params.bind(value)}`;
+    }
+    case 'number': {
+      if (isBlank(filter.value)) return undefined;
+      const value = Number(filter.value);
+      if (typeof filter.value === 'boolean' || !Number.isFinite(value)) {
+        throw badRequest(`The filter of '${filter.field}' needs a number.`);
+      }
+      return `${field.column} ${COMPARISON[filter.operator]} ${params.bind(value)}`;
+    }
+    case 'date':
+      return dateCondition(filter.field, field.column, filter.operator, filter.value, params);
+  }
+}
+
+/** The rows a request selects: the conditions of its filters, over their bound values. */
+interface Selection {
+  model: Model;
+  conditions: string[];
+  params: Parameters;
+  /** What to add up in the kept user totals instead of counting, when the filters allow it. */
+  kept?: string;
+}
+
+function selectionOf(request: PageRequest): Selection {
+  const model = MODELS[request.model];
+  const params = new Parameters();
+  const applied = request.filters.flatMap((filter) => {
+    const condition = conditionOf(filter, model, params);
+    return condition ? [{ filter, condition }] : [];
+  });
+  return {
+    model,
+    conditions: applied.map(({ condition }) => condition),
+    params,
+    kept: keptOf(
+      model,
+      applied.map(({ filter }) => filter),
+    ),
+  };
+}
+
+/**
+ * Users are counted by triggers per group, in all and per flag (identity.user_totals): with no filter or
+ * one on a flag, the total is a sum over a few hundred rows instead of a count over every user.
+ */
+function keptOf(model: Model, filters: Filter[]): string | undefined {
+  if (!model.keptTotals || filters.length > 1) return undefined;
+  if (filters.length === 0) return 'users';
+  const [{ field, operator, value }] = filters;
+  const { tally } = model.fields[field];
+  if (!tally) return undefined;
+  const wantsSet = booleanValue(field, value) === (COMPARISON[operator] === '=');
+  return wantsSet ? tally : `users - ${tally}`;
+}
+
+/** The matching users per group (null: without a group), from the kept totals. */
+const keptPerGroup = (kept: string) =>
+  `SELECT NULLIF(group_id, '${UserTotalsEntity.NO_GROUP}') AS group_id, ${kept} AS members
+   FROM identity.user_totals WHERE ${kept} > 0`;
+
+const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '');
+const direction = (descending: boolean) => (descending ? 'DESC' : 'ASC');
+
+interface Page<Doc> {
+  docs: Doc[];
+  total: number;
+}
+
+/** Reads a page's rows from the SQL that picks its ids (see views.ts). */
+type RowReader<Doc> = (source: RowSource) => Promise<Rows<Doc>>;
+
+/**
+ * How deep a page may start for its rows to be read alongside the total: walking this many index entries
+ * costs about what counting does, so running both at once (two connections) saves the count's time on
+ * most pages. Deeper pages wait for the total, to know which end to walk from.
+ */
+const CONCURRENT_WALK_LIMIT = 50_000;
+
+/**
+ * Up to this many matches, a filtered page is cut from all of them, read through the filter's own index
+ * (trigram, group) and sorted, which also counts them: an index walk in sort order would pass every row
+ * that does not match, which for a rare match is most of the table. More matches than this are dense
+ * enough to walk.
+ */
+const SORTED_MATCHES_LIMIT = 20_000;
+
+interface Limits {
+  concurrentWalkLimit: number;
+  sortedMatchesLimit: number;
+}
+
+/**
+ * Any sort: the page's rows and the total, each page in one statement (its ids picked inside it).
+ * - No filter, or flag filters only (every sort index carries the flags): the total (kept counts, or a
+ *   count with the filters alone: they never need a join) and one ORDER BY … LIMIT … OFFSET walk of the
+ *   sort's index, side by side. OFFSET walks every entry it skips, so a deep page past the middle is read
+ *   from the far end in exactly the opposite order: no page walks more than half the rows.
+ * - Other filters: the matches are sorted whole and counted in the page's statement; if there are too
+ *   many of them, `manyMatches` reads the page, or it is counted and walked as above.
+ */
+async function pageInOrder<Doc>(
+  manager: EntityManager,
+  request: PageRequest,
+  { model, conditions, params, kept }: Selection,
+  rowsOf: RowReader<Doc>,
+  { concurrentWalkLimit, sortedMatchesLimit }: Limits,
+  manyMatches?: () => Promise<Page<Doc>>,
+): Promise<Page<Doc>> {
+  const where = whereOf(conditions);
+  const keys = request.sort.map(({ field, descending }) => ({ field: model.fields[field], descending }));
+  const order = keys.flatMap(({ field, descending }) =>
+    [field.sortBy, ...(field.thenBy ?? [])].map((expression) => ({ expression, descending })),
+  );
+  const last = keys[keys.length - 1];
+  // The id makes the order total (stable pages); it runs the way the last key does, so that a sort and
+  // its reverse are both one walk of an index ending in id.
+  if (!last.field.unique) order.push({ expression: `${model.alias}.id`, descending: last.descending });
+  const join = keys.some(({ field }) => field.sortJoinsGroup) ? model.groupJoin : '';
+  const orderBy = (expressions: string[], reversed = false) =>
+    order.map(({ descending }, i) => `${expressions[i]} ${direction(descending !== reversed)}`).join(', ');
+
+  const count = async () => {
+    const [{ total }]: { total: number }[] = kept
+      ? await manager.query(`SELECT COALESCE(sum(${kept}), 0)::int AS total FROM identity.user_totals`)
+      : await manager.query(`SELECT count(*)::int AS total FROM ${model.from} ${where}`, params.values);
+    return total;
+  };
+  const walk = async (offset: number, limit: number, reversed: boolean) => {
+    const query = new Parameters(params.values);
+    const ids = `ARRAY(
+      SELECT ${model.alias}.id FROM ${model.from} ${join} ${where}
+      ORDER BY ${orderBy(
+        order.map((key) => key.expression),
+        reversed,
+      )}
+      LIMIT ${query.bind(limit)} OFFSET ${query.bind(offset)})`;
+    return (await rowsOf({ ids, params: query.values, reversed })).docs;
+  };
+  /** The page cut from all the matches, with their number; undefined when there are too many. */
+  const sortMatches = async (): Promise<Page<Doc> | undefined> => {
+    const query = new Parameters(params.values);
+    const columns = order.map(({ expression }, i) => `${expression} AS k${i}`).join(', ');
+    const page = await rowsOf({
+      // MATERIALIZED keeps PostgreSQL from turning this back into the walk.
+      with: `matches AS MATERIALIZED (
+        SELECT ${model.alias}.id, ${columns} FROM ${model.from} ${join} ${where}
+        LIMIT ${query.bind(sortedMatchesLimit + 1)})`,
+      ids: `ARRAY(
+        SELECT id FROM matches ORDER BY ${orderBy(order.map((_, i) => `k${i}`))}
+        LIMIT ${query.bind(request.limit)} OFFSET ${query.bind(request.offset)})`,
+      total: '(SELECT count(*)::int FROM matches)',
+      params: query.values,
+    });
+    // An empty page says nothing about the matches: past their end, or past the limit.
+    const total = page.total ?? (await count());
+    return total > sortedMatchesLimit ? undefined : { docs: page.docs, total };
+  };
+
+  const walkable = request.filters.every(({ field }) => model.fields[field].kind === 'boolean');
+  if (walkable && request.offset <= concurrentWalkLimit) {
+    const [total, docs] = await Promise.all([count(), walk(request.offset, request.limit, false)]);
+    return { docs, total };
+  }
+  if (!walkable) {
+    const page = await sortMatches();
+    if (page) return page;
+    if (manyMatches) return manyMatches();
+  }
+  const total = await count();
+  const take = Math.min(request.limit, total - request.offset);
+  if (take <= 0) return { docs: [], total };
+  const reversed = request.offset > total / 2;
+  return {
+    docs: await walk(reversed ? total - request.offset - take : request.offset, take, reversed),
+    total,
+  };
+}
+
+/**
+ * Users by group name: groups in name order (then id, so namesakes do not mix), each group's users by
+ * name (then id), users without a group after the groups (before them going down, as PostgreSQL sorts
+ * NULLs). Joining and sorting 100 000 users for one page is too slow, so the matching users are counted
+ * per group (kept counts, or a count), which also gives the total, the page is cut into the slices of the
+ * groups it covers, and each slice is a short walk of the (group, name) index.
+ */
+async function pageByGroupName<Doc>(
+  manager: EntityManager,
+  request: PageRequest,
+  { conditions, params, kept }: Selection,
+  rowsOf: RowReader<Doc>,
+  descending: boolean,
+): Promise<Page<Doc>> {
+  const counts: { group_id: string | null; members: number }[] = kept
+    ? await manager.query(keptPerGroup(kept))
+    : await manager.query(
+        `SELECT u.group_id, count(*)::int AS members FROM identity.users u ${whereOf(conditions)}
+         GROUP BY u.group_id`,
+        params.values,
+      );
+  const members = new Map(counts.map((row) => [row.group_id, row.members]));
+  const total = counts.reduce((sum, row) => sum + row.members, 0);
+  const take = Math.min(request.limit, total - request.offset);
+  if (take <= 0) return { docs: [], total };
+
+  const dir = direction(descending);
+  const named: { id: string }[] = await manager.query(
+    `SELECT g.id FROM identity.groups g WHERE g.id = ANY($1::uuid[]) ORDER BY lower(g.name) ${dir}, g.id ${dir}`,
+    [counts.flatMap((row) => row.group_id ?? [])],
+  );
+  const groups: (string | null)[] = named.map((group) => group.id);
+  if (members.has(null)) {
+    if (descending) groups.unshift(null);
+    else groups.push(null);
+  }
+
+  const slices: { group: string | null; skip: number; take: number }[] = [];
+  let skip = request.offset;
+  let remaining = take;
+  for (const group of groups) {
+    if (remaining === 0) break;
+    const size = members.get(group)!;
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    const sliceTake = Math.min(size - skip, remaining);
+    slices.push({ group, skip, take: sliceTake });
+    remaining -= sliceTake;
+    skip = 0;
+  }
+
+  const query = new Parameters(params.values);
+  const filters = conditions.map((condition) => ` AND ${condition}`).join('');
+  const walk = (groupCondition: string, skipSql: string, takeSql: string) =>
+    `SELECT u.id, lower(u.name) AS sort_name FROM identity.users u WHERE ${groupCondition}${filters}
+     ORDER BY lower(u.name) ${dir}, u.id ${dir} OFFSET ${skipSql} LIMIT ${takeSql}`;
+  const grouped = slices.filter((slice) => slice.group !== null);
+  const parts = [
+    `SELECT s.part, w.id, w.sort_name
+     FROM unnest(${query.bind(grouped.map((slice) => slice.group))}::uuid[],
+                 ${query.bind(grouped.map((slice) => slice.skip))}::int[],
+                 ${query.bind(grouped.map((slice) => slice.take))}::int[]) WITH ORDINALITY AS s(group_id, skip, take, part)
+     CROSS JOIN LATERAL (${walk('u.group_id = s.group_id', 's.skip', 's.take')}) w`,
+  ];
+  const ungrouped = slices.find((slice) => slice.group === null);
+  if (ungrouped) {
+    // Numbered to come before the first group (0) or after the last.
+    const part = descending ? 0 : grouped.length + 1;
+    parts.push(
+      `SELECT ${part}::bigint, n.id, n.sort_name
+       FROM (${walk('u.group_id IS NULL', query.bind(ungrouped.skip), query.bind(ungrouped.take))}) n`,
+    );
+  }
+  const ids = `ARRAY(
+    SELECT id FROM (${parts.join(' UNION ALL ')}) sliced ORDER BY part, sort_name ${dir}, id ${dir})`;
+  return { docs: (await rowsOf({ ids, params: query.values })).docs, total };
+}
+
+/** Runs a page request. The limits are for tests, to reach each way of reading a page with few rows. */
+export async function pageForModel(
+  manager: EntityManager,
+  request: PageRequest,
+  {
+    concurrentWalkLimit = CONCURRENT_WALK_LIMIT,
+    sortedMatchesLimit = SORTED_MATCHES_LIMIT,
+  }: Partial<Limits> = {},
+): Promise<UsersPage | GroupsPage> {
+  const selection = selectionOf(request);
+  const limits = { concurrentWalkLimit, sortedMatchesLimit };
+  if (request.model === 'groups') {
+    return pageInOrder(manager, request, selection, (source) => groupsOf(manager, source), limits);
+  }
+  const users = (source: RowSource) => usersOf(manager, source);
+  const [first] = request.sort;
+  if (request.sort.length > 1 || first.field !== 'groupName') {
+    return pageInOrder(manager, request, selection, users, limits);
+  }
+  // By group name: slices of groups, unless a filter leaves few enough users to sort (same order).
+  const bySlices = () => pageByGroupName(manager, request, selection, users, first.descending);
+  const walkable = request.filters.every(({ field }) => MODELS.users.fields[field].kind === 'boolean');
+  return walkable ? bySlices() : pageInOrder(manager, request, selection, users, limits, bySlices);
+}

@@ -1,0 +1,228 @@
+import type { EntityManager } from 'typeorm';
+import {
+  ADMIN_API,
+  AdminListQuery,
+  GroupAnswer,
+  GroupBody,
+  GroupUpdateBody,
+  GroupsAnswer,
+  IdParams,
+  ROLE,
+  SuccessAnswer,
+} from '@portal/contracts';
+import { messages } from '@portal/domain';
+import { GroupEntity, UserEntity } from '@portal/db';
+import { badRequest, conflict, type TypedFastify } from '@portal/server-kit';
+import type { Guard } from '../access';
+import { recordChange } from '../audit';
+import type { ServicesAdminContext } from '../context';
+import { assertUserExists, groupOr404 } from '../lookups';
+import { normaliseReferences } from '../references';
+import { ERRORS } from '../schemas';
+import { escapeLike, idWindow, Parameters, pgCode } from '../sql';
+import { adminGroup, adminGroups } from '../views';
+
+const GROUP_TEXT = {
+  codeTaken: (code: string) => `A group with the code '${code}' already exists.`,
+  adminMustExist: 'The group admin must be an existing user.',
+  stillHasUsers: (count: number) =>
+    `This group still has ${count} user(s). Move them to another group first.`,
+  deleted: 'Group deleted.',
+} as const;
+
+const GROUPS_DEFAULT_LIMIT = 500;
+
+/** Groups by name (then id), optionally matching `search` in name or code. */
+async function listGroups(
+  manager: EntityManager,
+  { search, limit = GROUPS_DEFAULT_LIMIT, offset = 0 }: AdminListQuery,
+) {
+  const params = new Parameters();
+  const conditions: string[] = [];
+  if (search?.trim()) {
+    const pattern = params.bind(`%${escapeLike(search.trim())}%`);
+    conditions.push(`(g.name ILIKE ${pattern} OR g.code ILIKE ${pattern})`);
+  }
+  const { ids, total } = await idWindow(manager, {
+    from: 'identity.groups g',
+    alias: 'g',
+    conditions,
+    params,
+    orderBy: 'lower(g.name), g.id',
+    limit,
+    offset,
+  });
+  return { success: true, groups: await adminGroups(manager, ids), total };
+}
+
+/** The stored fields of a group, as audited. */
+type GroupFields = Pick<
+  GroupEntity,
+  | 'name'
+  | 'code'
+  | 'adminUserId'
+  | 'active'
+  | 'includeVAT'
+  | 'includeProfessionalFee'
+  | 'professionalFeePercentage'
+  | 'extraField'
+  | 'reportNameFormat'
+  | 'references'
+  | 'claimsReferences'
+>;
+
+const groupFields = (group: GroupFields): GroupFields => ({
+  name: group.name,
+  code: group.code,
+  adminUserId: group.adminUserId,
+  active: group.active,
+  includeVAT: group.includeVAT,
+  includeProfessionalFee: group.includeProfessionalFee,
+  professionalFeePercentage: group.professionalFeePercentage,
+  extraField: group.extraField,
+  reportNameFormat: group.reportNameFormat,
+  references: group.references,
+  claimsReferences: group.claimsReferences,
+});
+
+/**
+ * Checks the fields a create or update sends and turns them into columns: names and codes trimmed and
+ * present, the code unused by another group (case-insensitively), the admin an existing user, references
+ * complete.
+ */
+async function groupChanges(
+  manager: EntityManager,
+  body: GroupUpdateBody,
+  groupId?: string,
+): Promise<Partial<GroupFields>> {
+  const changes: Partial<GroupFields> = {};
+  if (body.name !== undefined) {
+    changes.name = body.name.trim();
+    if (!changes.name) throw badRequest(messages.notEmpty('Name'));
+  }
+  if (body.code !== undefined) {
+    const code = body.code.trim();
+    if (!code) throw badRequest(messages.notEmpty('Code'));
+    const taken = await manager
+      .getRepository(GroupEntity)
+      .createQueryBuilder('g')
+      .where('lower(g.code) = lower(:code)', { code })
+      .andWhere(groupId ? 'g.id <> :groupId' : 'true', { groupId })
+      .getExists();
+    if (taken) throw conflict(GROUP_TEXT.codeTaken(code));
+    changes.code = code;
+  }
+  if (body.admin !== undefined) {
+    if (body.admin !== null && body.admin !== '')
+      await assertUserExists(manager, body.admin, GROUP_TEXT.adminMustExist);
+    changes.adminUserId = body.admin || null;
+  }
+  if (body.active !== undefined) changes.active = body.active;
+  if (body.includeVAT !== undefined) changes.includeVAT = body.includeVAT;
+  if (body.includeProfessionalFee !== undefined) changes.includeProfessionalFee = body.includeProfessionalFee;
+  if (body.professionalFeePercentage !== undefined)
+    changes.professionalFeePercentage = body.professionalFeePercentage;
+  if (body.extraField !== undefined) changes.extraField = body.extraField.trim();
+  if (body.reportNameFormat !== undefined) changes.reportNameFormat = body.reportNameFormat.trim();
+  if (body.references !== undefined) changes.references = normaliseReferences(body.references);
+  if (body.claimsReferences !== undefined)
+    changes.claimsReferences = normaliseReferences(body.claimsReferences);
+  return changes;
+}
+
+/** Saves a group row; a code taken by a concurrent request is the same 409 as one found beforehand. */
+async function saveGroup<T>(code: string | undefined, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (err) {
+    if (pgCode(err) === '23505' && code) throw conflict(GROUP_TEXT.codeTaken(code));
+    throw err;
+  }
+}
+
+export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContext, guard: Guard) {
+  app.get(
+    ADMIN_API.groups,
+    {
+      onRequest: guard(ROLE.admin),
+      schema: { querystring: AdminListQuery, response: { 200: GroupsAnswer, ...ERRORS } },
+    },
+    async (request) => listGroups(ds.manager, request.query),
+  );
+
+  app.put(
+    ADMIN_API.groups,
+    { onRequest: guard(ROLE.admin), schema: { body: GroupBody, response: { 201: GroupAnswer, ...ERRORS } } },
+    async (request, reply) => {
+      const id = await ds.transaction(async (manager) => {
+        const changes = await groupChanges(manager, request.body);
+        const group = await saveGroup(changes.code, () => manager.save(manager.create(GroupEntity, changes)));
+        await recordChange(manager, request, {
+          entity: 'group',
+          entityId: group.id,
+          message: `Group ${group.code} created`,
+          before: null,
+          after: groupFields(group),
+        });
+        return group.id;
+      });
+      return reply.status(201).send({ success: true, group: await adminGroup(ds.manager, id) });
+    },
+  );
+
+  app.post(
+    '/api/v1.0/group/:id',
+    {
+      onRequest: guard(ROLE.admin),
+      schema: { params: IdParams, body: GroupUpdateBody, response: { 200: GroupAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await ds.transaction(async (manager) => {
+        const group = await groupOr404(manager, id, true);
+        const changes = await groupChanges(manager, request.body, id);
+        const before = groupFields(group);
+        const after = { ...before, ...changes };
+        if (JSON.stringify(before) === JSON.stringify(after)) return;
+        await saveGroup(changes.code, () => manager.save(Object.assign(group, changes)));
+        await recordChange(manager, request, {
+          entity: 'group',
+          entityId: id,
+          message: `Group ${after.code} updated`,
+          before,
+          after,
+        });
+      });
+      return { success: true, group: await adminGroup(ds.manager, id) };
+    },
+  );
+
+  // A group with members is refused (the users' foreign key would refuse it too). The row lock keeps
+  // users from joining between the count and the delete: joining takes a key-share lock on the group row.
+  // Its service links and rate table go with it.
+  app.delete(
+    '/api/v1.0/group/:id',
+    {
+      onRequest: guard(ROLE.admin),
+      schema: { params: IdParams, response: { 200: SuccessAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await ds.transaction(async (manager) => {
+        const group = await groupOr404(manager, id, true);
+        const members = await manager.countBy(UserEntity, { groupId: id });
+        if (members > 0) throw conflict(GROUP_TEXT.stillHasUsers(members));
+        const before = await adminGroup(manager, id);
+        await manager.delete(GroupEntity, id);
+        await recordChange(manager, request, {
+          entity: 'group',
+          entityId: id,
+          message: `Group ${group.code} deleted`,
+          before,
+          after: null,
+        });
+      });
+      return { success: true, message: GROUP_TEXT.deleted };
+    },
+  );
+}

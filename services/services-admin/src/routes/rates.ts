@@ -1,0 +1,124 @@
+import multipart from '@fastify/multipart';
+import { ADMIN_API, RatesAnswer, ROLE } from '@portal/contracts';
+import { badRequest, HttpError, type TypedFastify } from '@portal/server-kit';
+import { assertMayEditRatesOf, type Guard } from '../access';
+import { recordChange } from '../audit';
+import type { ServicesAdminContext } from '../context';
+import { groupOr404 } from '../lookups';
+import { invalidRates, parseRateRows, readRates, replaceRates } from '../rates';
+import {
+  MAX_UPLOAD_BYTES,
+  ratesFromWorkbook,
+  ratesToWorkbook,
+  SHEET_TEXT,
+  XLSX_CONTENT_TYPE,
+} from '../rates-sheet';
+import { ERRORS, GroupIdParams, SaveRatesInput } from '../schemas';
+
+const RATES_TEXT = {
+  sendFile: "Send the workbook as multipart/form-data, in the field 'file'.",
+} as const;
+
+/** A file name that is safe in a Content-Disposition header, from the group's code. */
+const exportFileName = (code: string) => `rates-${code.replace(/[^A-Za-z0-9_-]+/g, '_') || 'group'}.xlsx`;
+
+/**
+ * A group's rate table (spec 03 "Rates editor", spec 02 §3 Rate row): read, replaced whole on save, and
+ * exported to and imported from a spreadsheet. Admins may work on any group's table, rates editors on
+ * their own group's.
+ */
+export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext, guard: Guard) {
+  const ratesAccess = guard(ROLE.admin, ROLE.ratesEditor);
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
+  });
+
+  /** The group of a path or body, after the caller's access to its rates is checked. */
+  const groupFor = async (
+    request: { actor: Parameters<typeof assertMayEditRatesOf>[0] },
+    groupId: string,
+  ) => {
+    const group = await groupOr404(ds.manager, groupId);
+    assertMayEditRatesOf(request.actor, group.id);
+    return group;
+  };
+
+  app.get(
+    '/api/v1.0/reportbuilder/rates/:groupID',
+    { onRequest: ratesAccess, schema: { params: GroupIdParams, response: { 200: RatesAnswer, ...ERRORS } } },
+    async (request) => {
+      const group = await groupFor(request, request.params.groupID);
+      return { success: true, groupID: group.id, rates: await readRates(ds.manager, group.id) };
+    },
+  );
+
+  app.post(
+    ADMIN_API.saveRates,
+    {
+      onRequest: ratesAccess,
+      // 5 000 rows of JSON run past the default 1 MB.
+      bodyLimit: 4 * 1024 * 1024,
+      schema: { body: SaveRatesInput, response: { 200: RatesAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const { groupID } = request.body;
+      const group = await groupFor(request, groupID);
+      const { rows, problems } = parseRateRows(request.body.rates, (index) => `Row ${index + 1}`);
+      if (problems.length) throw invalidRates(problems);
+      const saved = await ds.transaction(async (manager) => {
+        // The row lock queues concurrent saves of one table, so each replaces a whole table.
+        await groupOr404(manager, group.id, true);
+        const before = await readRates(manager, group.id);
+        await replaceRates(manager, group.id, rows);
+        await recordChange(manager, request, {
+          entity: 'rates',
+          entityId: group.id,
+          message: `Rates of group ${group.code} saved (${rows.length} rows)`,
+          before,
+          after: rows,
+        });
+        return readRates(manager, group.id);
+      });
+      return { success: true, groupID: group.id, rates: saved };
+    },
+  );
+
+  app.get(
+    '/api/v1.0/reportbuilder/rates/:groupID/export.xlsx',
+    { onRequest: ratesAccess, schema: { params: GroupIdParams } },
+    async (request, reply) => {
+      const group = await groupFor(request, request.params.groupID);
+      const workbook = await ratesToWorkbook(await readRates(ds.manager, group.id), `Rates of ${group.name}`);
+      return reply
+        .type(XLSX_CONTENT_TYPE)
+        .header('content-disposition', `attachment; filename="${exportFileName(group.code)}"`)
+        .header('cache-control', 'no-store')
+        .send(workbook);
+    },
+  );
+
+  // Answers the rows read from the workbook without saving them: the editor shows them in its grid, where
+  // they can be checked and corrected, and the user saves as usual (one way to change a table, audited).
+  app.post(
+    '/api/v1.0/reportbuilder/rates/:groupID/import',
+    {
+      onRequest: ratesAccess,
+      schema: { params: GroupIdParams, response: { 200: RatesAnswer, 413: ERRORS[400], ...ERRORS } },
+    },
+    async (request) => {
+      const group = await groupFor(request, request.params.groupID);
+      if (!request.isMultipart()) throw badRequest(RATES_TEXT.sendFile);
+      const part = await request.file();
+      if (!part || part.fieldname !== 'file') throw badRequest(RATES_TEXT.sendFile);
+      let file: Buffer;
+      try {
+        file = await part.toBuffer();
+      } catch (err) {
+        if (err instanceof app.multipartErrors.RequestFileTooLargeError)
+          throw new HttpError(413, SHEET_TEXT.tooLarge);
+        throw err;
+      }
+      return { success: true, groupID: group.id, rates: await ratesFromWorkbook(file) };
+    },
+  );
+}
