@@ -168,7 +168,7 @@ const KINDS = ['Brokers', 'Insurance', 'Valuers', 'Assessors', 'Underwriters'];
  * 200 groups (town × kind) and the users, by SQL: names and e-mails cycle through South African names,
  * groups are spread evenly (1 in 97 users has none), 95 % are active, created over about three years.
  */
-export async function seedUsers(ds, count) {
+async function seedUsers(ds, count) {
   await ds.query(
     `INSERT INTO identity.groups (name, code, active, professional_fee_percentage)
      SELECT t.town || ' ' || k.kind, 'B' || lpad((row_number() OVER ())::text, 3, '0'), true, 10

@@ -229,14 +229,20 @@ export function parsePageQuery(query: Record<string, string | undefined>): PageR
 /** A filter value the grid has not filled in yet: the filter is not applied (as the grid does locally). */
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 
-function textCondition(field: Field, operator: FilterOperator, value: unknown, params: Parameters) {
+function textCondition(
+  fieldName: string,
+  field: Field,
+  operator: FilterOperator,
+  value: unknown,
+  params: Parameters,
+) {
   if (operator === 'isEmpty' || operator === 'isNotEmpty') {
     const empty = field.emptyWhen ?? `${field.column} = ''`;
     return { condition: operator === 'isEmpty' ? empty : `NOT (${empty})`, scoped: !field.emptyWhen };
   }
   if (isBlank(value)) return undefined;
   if (typeof value !== 'string' && typeof value !== 'number') {
-    throw badRequest(`The filter value of a text field must be text.`);
+    throw badRequest(`The filter of '${fieldName}' needs text.`);
   }
   const text = String(value);
   const like = (pattern: string) => `${field.column} ILIKE ${params.bind(pattern)}`;
@@ -315,7 +321,7 @@ function conditionOf(filter: Filter, model: Model, params: Parameters): string |
   const scope = (condition: string) => (field.scope ? field.scope(condition) : condition);
   switch (field.kind) {
     case 'text': {
-      const built = textCondition(field, filter.operator, filter.value, params);
+      const built = textCondition(filter.field, field, filter.operator, filter.value, params);
       if (!built) return undefined;
       return built.scoped ? scope(built.condition) : built.condition;
     }

@@ -470,6 +470,11 @@ describe('page-for-model', () => {
     [{ name: { compareBy: 'like', compareTo: 'a' } }, "Unknown operator 'like' in the filter of 'name'."],
     [{ name: { compareBy: '>', compareTo: 'a' } }, "The operator '>' does not apply to 'name'."],
     [{ active: { compareBy: 'is', compareTo: 'maybe' } }, "The filter of 'active' needs true or false."],
+    [{ name: { compareBy: 'contains', compareTo: { $ne: 1 } } }, "The filter of 'name' needs text."],
+    [
+      { modelName: 'groups', professionalFeePercentage: { compareBy: '>', compareTo: 'lots' } },
+      "The filter of 'professionalFeePercentage' needs a number.",
+    ],
     [{ createdAt: { compareBy: 'is', compareTo: 'yesterday' } }, "The filter of 'createdAt' needs a date"],
     [{ sort: [['password_hash', 'asc']] }, "Cannot sort users by 'password_hash'."],
     [{ sort: [['name', 'sideways']] }, "The sort direction of 'name' must be asc or desc."],
