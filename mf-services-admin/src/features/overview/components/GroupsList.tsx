@@ -3,7 +3,6 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
 import type { AdminGroup } from '@portal/contracts';
-import { SERVICE_CHOICES } from '../../../constants';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
 import { ServerDataGrid } from '../../../grid/ServerDataGrid';
@@ -11,11 +10,11 @@ import { useGridQuery } from '../../../grid/useGridQuery';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
 import { ClaimsIcon, EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
+import { serviceSwitchColumns } from './serviceSwitchColumns';
 import { useDeleteGroupMutation, useGroupsPageQuery } from '../../groups/api/groupsApi';
 import { ClaimsSettingsDialog } from '../../groups/components/ClaimsSettingsDialog';
 import { GroupDialog } from '../../groups/components/GroupDialog';
 import { RatesLink } from '../../rates/components/RatesLink';
-import { ServiceSwitch } from '../../services/components/ServiceSwitch';
 
 const SERVER_FIELDS: ServerFields = { name: {}, code: {}, active: { type: 'boolean' } };
 
@@ -55,24 +54,7 @@ export function GroupsList() {
         sortable: false,
         filterable: false,
       },
-      ...SERVICE_CHOICES.map(({ identifier, label }): GridColDef<AdminGroup> => ({
-        field: `service:${identifier}`,
-        headerName: label,
-        width: 104,
-        sortable: false,
-        filterable: false,
-        align: 'center',
-        headerAlign: 'center',
-        renderCell: ({ row }) => (
-          <ServiceSwitch
-            owner="group"
-            id={row._id}
-            ownerName={row.name}
-            service={identifier}
-            assigned={row.services.includes(identifier)}
-          />
-        ),
-      })),
+      ...serviceSwitchColumns<AdminGroup>('group'),
       {
         field: 'active',
         headerName: 'Active',

@@ -3,7 +3,6 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
 import type { AdminUser } from '@portal/contracts';
-import { SERVICE_CHOICES } from '../../../constants';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
 import { ServerDataGrid } from '../../../grid/ServerDataGrid';
@@ -11,7 +10,7 @@ import { useGridQuery } from '../../../grid/useGridQuery';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
 import { EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
-import { ServiceSwitch } from '../../services/components/ServiceSwitch';
+import { serviceSwitchColumns } from './serviceSwitchColumns';
 import { useDeleteUserMutation, useUsersPageQuery } from '../../users/api/usersApi';
 import { UserDialog } from '../../users/components/UserDialog';
 
@@ -57,24 +56,7 @@ export function UsersList() {
         minWidth: 170,
         filterOperators: SERVER_FILTER_OPERATORS.string,
       },
-      ...SERVICE_CHOICES.map(({ identifier, label }): GridColDef<AdminUser> => ({
-        field: `service:${identifier}`,
-        headerName: label,
-        width: 104,
-        sortable: false,
-        filterable: false,
-        align: 'center',
-        headerAlign: 'center',
-        renderCell: ({ row }) => (
-          <ServiceSwitch
-            owner="user"
-            id={row._id}
-            ownerName={row.name}
-            service={identifier}
-            assigned={row.services.includes(identifier)}
-          />
-        ),
-      })),
+      ...serviceSwitchColumns<AdminUser>('user'),
       {
         field: 'active',
         headerName: 'Active',
