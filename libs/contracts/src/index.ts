@@ -4,3 +4,4 @@ export * from './services';
 export * from './remotes';
 export * from './paths';
 export * from './admin';
+export * from './geo';

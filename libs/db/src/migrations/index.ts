@@ -1,7 +1,8 @@
 import { Initial1763700000000 } from './1763700000000-Initial';
 import { ServicesAdmin1763800000000 } from './1763800000000-ServicesAdmin';
+import { Geo1763900000000 } from './1763900000000-Geo';
 
-export { Initial1763700000000, ServicesAdmin1763800000000 };
+export { Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000 };
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
-export const MIGRATIONS = [Initial1763700000000, ServicesAdmin1763800000000];
+export const MIGRATIONS = [Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000];
