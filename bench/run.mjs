@@ -21,11 +21,13 @@ await exitOnPrepareError(() => prepare({ browser: true }));
 const gatewayPort = await findFreePort();
 const identityPort = await findFreePort();
 const servicesAdminPort = await findFreePort();
+const locatorPort = await findFreePort();
 // Benchmarks log in many times from one address: the limits would measure themselves instead.
 const table = portalProcesses({
   gatewayPort,
   identityPort,
   servicesAdminPort,
+  locatorPort,
   varDir: join(ROOT, 'var', 'bench'),
   env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
 });

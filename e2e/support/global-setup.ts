@@ -57,12 +57,13 @@ export default async function globalSetup(): Promise<void> {
   await database.dataSource.destroy();
 
   const runDir = join(ROOT, 'var', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const [gatewayPort, identityPort, servicesAdminPort] = await freePorts(3);
+  const [gatewayPort, identityPort, servicesAdminPort, locatorPort] = await freePorts(4);
   const baseURL = `http://localhost:${gatewayPort}`;
   const table = portalProcesses({
     gatewayPort,
     identityPort,
     servicesAdminPort,
+    locatorPort,
     databaseUrl: database.url,
     varDir: runDir,
     publicUrl: baseURL,

@@ -18,12 +18,13 @@ export { ROOT };
  */
 
 /**
- * The processes of the portal, in start order: identity, services-admin, the gateway; each product service
+ * The processes of the portal, in start order: identity, services-admin, locator, the gateway; each product service
  * joins the table when it exists (and the gateway gets its <NAME>_URL).
  * @param {object} [options]
  * @param {number} [options.gatewayPort]
  * @param {number} [options.identityPort]
  * @param {number} [options.servicesAdminPort]
+ * @param {number} [options.locatorPort]
  * @param {string} [options.databaseUrl]
  * @param {string} [options.varDir]       runtime files (mail drop, storage); the keys stay in var/keys
  * @param {string} [options.publicUrl]    the portal's URL as browsers see it (links in mails)
@@ -35,6 +36,7 @@ export function portalProcesses({
   gatewayPort = 8080,
   identityPort = 3001,
   servicesAdminPort = 3005,
+  locatorPort = 3002,
   databaseUrl: database = databaseUrl(),
   varDir: runtimeDir = varDir(),
   publicUrl = `http://localhost:${gatewayPort}`,
@@ -68,6 +70,12 @@ export function portalProcesses({
       env: { ...shared, PORT: String(servicesAdminPort) },
     },
     {
+      name: 'locator',
+      entry: 'services/locator/dist/main.js',
+      port: locatorPort,
+      env: { ...shared, PORT: String(locatorPort) },
+    },
+    {
       name: 'gateway',
       entry: 'services/gateway/dist/main.js',
       port: gatewayPort,
@@ -76,6 +84,7 @@ export function portalProcesses({
         PORT: String(gatewayPort),
         IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
         SERVICES_ADMIN_URL: `http://127.0.0.1:${servicesAdminPort}`,
+        LOCATOR_URL: `http://127.0.0.1:${locatorPort}`,
         GATEWAY_REMOTES_FILE: remotesFile,
       },
     },

@@ -137,6 +137,24 @@ describe('proxying by the route table', () => {
     await app.close();
   });
 
+  it('sends the address service, imagery and tile paths to the locator', async () => {
+    const app = await gateway();
+    for (const url of [
+      '/api/avs/search',
+      '/api/idanCoverage?lat=-33.9&lng=18.8',
+      '/api/idanImageUrl?lat=-33.9&lng=18.8&orientation=n',
+      '/api/idanSmallImageUrl?lat=-33.9&lng=18.8&orientation=o',
+      '/api/imagery/images/abc.jpg',
+      '/api/pictometry/proxy/viewer',
+      '/api/v1.0/tiles/parcels/14/9000/9800.mvt',
+    ]) {
+      expect({ url, service: (await app.inject(url)).json().service }).toEqual({ url, service: 'locator' });
+    }
+    // Exact entries do not swallow look-alike paths.
+    expect((await app.inject('/api/idanCoverageX')).statusCode).toBe(404);
+    await app.close();
+  });
+
   it('sends the exact /api/v1.0/services to identity and the paths below it to services-admin', async () => {
     const app = await gateway();
     expect((await app.inject('/api/v1.0/services')).json()).toMatchObject({ service: 'identity' });
@@ -379,7 +397,7 @@ describe('the shell', () => {
     expect(answer.json()).toEqual({
       status: 'ok',
       service: 'gateway',
-      checks: { shell: 'ok', 'identity (info)': 'ok', 'services-admin (info)': 'ok' },
+      checks: { shell: 'ok', 'identity (info)': 'ok', 'locator (info)': 'ok', 'services-admin (info)': 'ok' },
     });
     await ready.close();
 

@@ -44,6 +44,15 @@ export const ROUTES: readonly Route[] = [
   // Rate tables are written by services-admin (docs/architecture.md); the longer prefix keeps them there
   // when the report builder takes /api/v1.0/reportbuilder/.
   { prefix: '/api/v1.0/reportbuilder/rates', service: 'services-admin' },
+
+  // locator: the address service, imagery and vector tiles over the geo schema (spec 01 §7)
+  { prefix: '/api/avs/', service: 'locator' },
+  { prefix: '/api/idanImageUrl', service: 'locator', exact: true },
+  { prefix: '/api/idanSmallImageUrl', service: 'locator', exact: true },
+  { prefix: '/api/idanCoverage', service: 'locator', exact: true },
+  { prefix: '/api/pictometry/proxy', service: 'locator' },
+  { prefix: '/api/imagery/', service: 'locator' },
+  { prefix: '/api/v1.0/tiles/', service: 'locator' },
 ];
 
 function matches(route: Route, path: string): boolean {
