@@ -8,3 +8,4 @@ export * from './rate-limit';
 export * from './health';
 export * from './app';
 export * from './server';
+export * from './storage';
