@@ -1,5 +1,76 @@
-import type { TypedFastify } from '@portal/server-kit';
+import { Type } from '@sinclair/typebox';
+import { TILE_LAYERS, TILES_API, type TileLayer } from '@portal/contracts';
+import { badRequest, notFound, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
+import { MAX_TILE_ZOOM, etagMatches, renderTile, tileEtag, type TileAddress } from '../tiles/render';
 
-/** Placeholder until the routes are written (issue 4). */
-export async function tileRoutes(_app: TypedFastify, _ctx: LocatorContext): Promise<void> {}
+export const MVT_CONTENT_TYPE = 'application/vnd.mapbox-vector-tile';
+
+/**
+ * How long a browser keeps a tile before asking again (then with If-None-Match, answered 304 when the
+ * content is unchanged). Private: the tiles are the product's data and need a session, so no shared
+ * cache may hand them to someone without one. An hour: geodata changes by imports and edits, rarely.
+ */
+export const TILE_CACHE_CONTROL = 'private, max-age=3600';
+
+// Coordinates arrive as path text and are parsed here, so a bad one gets a message naming the tile rule.
+const TileParams = Type.Object({
+  layer: Type.String({ maxLength: 40 }),
+  z: Type.String({ maxLength: 12 }),
+  x: Type.String({ maxLength: 12 }),
+  y: Type.String({ maxLength: 12 }),
+});
+
+const isTileLayer = (layer: string): layer is TileLayer => (TILE_LAYERS as readonly string[]).includes(layer);
+
+/** z, x and y as integers of a real tile (z 0–22, x and y within 0…2^z − 1), or a 400 saying what is wrong. */
+export function parseTileAddress(params: { z: string; x: string; y: string }): TileAddress {
+  const integer = (text: string) => (/^\d{1,8}$/.test(text) ? Number(text) : NaN);
+  const z = integer(params.z);
+  if (!Number.isInteger(z) || z > MAX_TILE_ZOOM)
+    throw badRequest(`Tile zoom must be an integer from 0 to ${MAX_TILE_ZOOM}, got '${params.z}'.`);
+  const size = 2 ** z;
+  const x = integer(params.x);
+  const y = integer(params.y);
+  const problems = [
+    ...(Number.isInteger(x) && x < size
+      ? []
+      : [`x must be an integer from 0 to ${size - 1}, got '${params.x}'`]),
+    ...(Number.isInteger(y) && y < size
+      ? []
+      : [`y must be an integer from 0 to ${size - 1}, got '${params.y}'`]),
+  ];
+  if (problems.length > 0)
+    throw badRequest(`Tile ${z}/${params.x}/${params.y}: ${problems.join('; ')}.`, problems);
+  return { z, x, y };
+}
+
+/**
+ * GET /api/v1.0/tiles/{layer}/{z}/{x}/{y}.mvt: Mapbox vector tiles from PostGIS (places, roads, parcels,
+ * addresses; see tiles/layers.ts for what each holds at which zoom). 204 for an empty tile, 304 when the
+ * If-None-Match names the tile's content hash, 401 without a session, 400 for an impossible tile, 404
+ * for an unknown layer.
+ */
+export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
+  app.get(
+    `${TILES_API.prefix}:layer/:z/:x/:y.mvt`,
+    {
+      onRequest: app.authenticate,
+      // No response schema: the answer is protobuf bytes (errors take the one error shape anyway).
+      schema: { params: TileParams },
+    },
+    async (request, reply) => {
+      const { layer } = request.params;
+      if (!isTileLayer(layer))
+        throw notFound(`Unknown tile layer '${layer}'. Layers: ${TILE_LAYERS.join(', ')}.`);
+      const tile = parseTileAddress(request.params);
+      const bytes = await renderTile(ctx.ds, layer, tile);
+      reply.header('cache-control', TILE_CACHE_CONTROL);
+      if (!bytes) return reply.code(204).send();
+      const etag = tileEtag(bytes);
+      reply.header('etag', etag);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type(MVT_CONTENT_TYPE).send(bytes);
+    },
+  );
+}
