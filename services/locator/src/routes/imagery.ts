@@ -1,5 +1,120 @@
-import type { TypedFastify } from '@portal/server-kit';
+import type { FastifyInstance } from 'fastify';
+import httpProxy from '@fastify/http-proxy';
+import {
+  CoverageAnswer,
+  CoverageQuery,
+  ErrorAnswer,
+  IMAGERY_API,
+  ImageUrlAnswer,
+  ImageUrlQuery,
+  type Orientation,
+} from '@portal/contracts';
+import {
+  createStorage,
+  isValidStorageKey,
+  notFound,
+  badRequest,
+  type TypedFastify,
+} from '@portal/server-kit';
 import type { LocatorContext } from '../context';
+import { etagMatches } from '../tiles/render';
+import { assertInSouthAfrica } from '../imagery/location';
+import { createImageryProvider } from '../imagery/provider';
+import type { ImageSize } from '../imagery/render';
 
-/** Placeholder until the routes are written (issue 4). */
-export async function imageryRoutes(_app: TypedFastify, _ctx: LocatorContext): Promise<void> {}
+/**
+ * Stored images never change under their key (the key carries a hash of what was drawn), so browsers
+ * may keep them for a year. Private: they show the product's data to signed-in users only.
+ */
+export const IMAGE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+
+/** Request headers never passed on to the oblique viewer: the portal's session is not its business. */
+const PRIVATE_HEADERS = ['cookie', 'authorization'];
+
+/**
+ * Imagery (spec 01 §7): coverage and image URLs from the configured provider, the built-in provider's
+ * stored images, and the oblique viewer proxy. Every call needs a session.
+ */
+export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
+  const storage = createStorage({ driver: 'local', dir: ctx.config.imageryStorageDir });
+  const provider = createImageryProvider(ctx.config.imagery, ctx.ds, storage);
+
+  app.get(
+    IMAGERY_API.coverage,
+    {
+      onRequest: app.authenticate,
+      schema: { querystring: CoverageQuery, response: { 200: CoverageAnswer, 400: ErrorAnswer } },
+    },
+    async (request) => {
+      await assertInSouthAfrica(ctx.ds, request.query);
+      const coverage = await provider.coverage(request.query);
+      return { success: true, ...coverage };
+    },
+  );
+
+  const imageUrlRoute = (path: string, size: ImageSize) =>
+    app.get(
+      path,
+      {
+        onRequest: app.authenticate,
+        schema: { querystring: ImageUrlQuery, response: { 200: ImageUrlAnswer, 400: ErrorAnswer } },
+      },
+      async (request) => {
+        const { lat, lng, orientation } = request.query;
+        await assertInSouthAfrica(ctx.ds, { lat, lng });
+        const url = await provider.imageUrl({ lat, lng }, orientation as Orientation, size);
+        return { success: url !== null, url };
+      },
+    );
+  imageUrlRoute(IMAGERY_API.imageUrl, 'full');
+  imageUrlRoute(IMAGERY_API.smallImageUrl, 'small');
+
+  app.get(`${IMAGERY_API.images}*`, { onRequest: app.authenticate }, async (request, reply) => {
+    const key = (request.params as { '*': string })['*'];
+    if (!key.startsWith('idan/') || !isValidStorageKey(key))
+      throw badRequest(`'${key.slice(0, 120)}' is not an imagery image key.`);
+    const stored = await storage.stream(key);
+    if (!stored) throw notFound(`No image '${key}': ask for its URL again (/api/idanImageUrl).`);
+    reply.header('cache-control', IMAGE_CACHE_CONTROL).header('etag', stored.info.etag);
+    if (etagMatches(request.headers['if-none-match'], stored.info.etag)) {
+      stored.stream.destroy();
+      return reply.code(304).send();
+    }
+    return reply
+      .type(stored.info.contentType)
+      .header('content-length', String(stored.info.size))
+      .send(stored.stream);
+  });
+
+  await app.register(async (scope: FastifyInstance) => pictometryProxy(scope, ctx));
+}
+
+/**
+ * /api/pictometry/proxy/*: forwards to the configured oblique viewer (PICTOMETRY_PROXY_TARGET, its path
+ * kept as the upstream prefix) without the portal's cookies; a 404 saying so when none is configured.
+ */
+async function pictometryProxy(scope: FastifyInstance, ctx: LocatorContext): Promise<void> {
+  const prefix = IMAGERY_API.pictometryProxy;
+  scope.addHook('onRequest', scope.authenticate);
+  const target = ctx.config.pictometryProxyTarget;
+  if (!target) {
+    const answer = async () => {
+      throw notFound(
+        'No oblique imagery viewer is configured: set PICTOMETRY_PROXY_TARGET to forward /api/pictometry/proxy.',
+      );
+    };
+    scope.all(prefix, answer);
+    scope.all(`${prefix}/*`, answer);
+    return;
+  }
+  const upstream = new URL(target);
+  await scope.register(httpProxy, {
+    upstream: upstream.origin,
+    prefix,
+    rewritePrefix: upstream.pathname.replace(/\/$/, ''),
+    replyOptions: {
+      rewriteRequestHeaders: (_request, headers) =>
+        Object.fromEntries(Object.entries(headers).filter(([name]) => !PRIVATE_HEADERS.includes(name))),
+    },
+  });
+}

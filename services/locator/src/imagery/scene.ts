@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { GeoPoint } from './location';
+
+/** Positions in metres east and north of the scene's centre (a local flat frame; fine over ~200 m). */
+export type LocalPoint = [east: number, north: number];
+export type LocalRing = LocalPoint[];
+
+export interface SceneBuilding {
+  id: string;
+  /** Outer ring, counter-clockwise, not closed (the last point is not the first repeated). */
+  footprint: LocalRing;
+  heightM: number;
+  roof: 'flat' | 'pitched';
+}
+
+export interface SceneParcel {
+  id: string;
+  rings: LocalRing[];
+  /** The parcel under the location (outlined in the image). */
+  here: boolean;
+}
+
+export interface Scene {
+  centre: GeoPoint;
+  parcels: SceneParcel[];
+  /** Street surfaces: the centre lines buffered by half a carriageway, as polygons. */
+  roads: LocalRing[][];
+  buildings: SceneBuilding[];
+  /**
+   * A hash of everything drawn (and of the renderer's version): images are stored under it, so new or
+   * changed data around a location makes a new image instead of serving a stale one.
+   */
+  fingerprint: string;
+}
+
+/** Half the side of the square read around the location: the views show ~110 m, tall blocks reach in. */
+export const SCENE_RADIUS_M = 90;
+/** Half a two-lane carriageway. */
+const ROAD_HALF_WIDTH_M = 4;
+/** Bump when the drawing changes: every stored image is then re-rendered on its next request. */
+export const RENDERER_VERSION = 1;
+
+const METRES_PER_DEGREE_LAT = 110_574;
+const metresPerDegreeLng = (lat: number) => 111_320 * Math.cos((lat * Math.PI) / 180);
+
+type GeoJsonGeometry =
+  { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
+
+interface SceneRow {
+  buildings: { id: string; height_m: number; levels: number; roof: string; geom: GeoJsonGeometry }[];
+  parcels: { id: string; here: boolean; geom: GeoJsonGeometry }[];
+  roads: { geom: GeoJsonGeometry }[];
+}
+
+/**
+ * Reads what is drawn around `centre` in one statement: building footprints, parcel outlines (noting the
+ * one under the point) and street surfaces (buffered in metres on the geography), all through the GiST
+ * indexes with a box of SCENE_RADIUS_M.
+ */
+export async function loadScene(ds: DataSource, centre: GeoPoint): Promise<Scene> {
+  const dLat = SCENE_RADIUS_M / METRES_PER_DEGREE_LAT;
+  const dLng = SCENE_RADIUS_M / metresPerDegreeLng(centre.lat);
+  const [row] = (await ds.query(
+    `WITH area AS (SELECT ST_MakeEnvelope($1, $2, $3, $4, 4326) AS box,
+                          ST_SetSRID(ST_MakePoint($5, $6), 4326) AS point)
+     SELECT
+       (SELECT coalesce(json_agg(json_build_object('id', b.id::text, 'height_m', b.height_m, 'levels', b.levels,
+                                                   'roof', b.roof, 'geom', ST_AsGeoJSON(b.geom, 7)::json)
+                                 ORDER BY b.id), '[]')
+        FROM geo.buildings b, area WHERE b.geom && area.box) AS buildings,
+       (SELECT coalesce(json_agg(json_build_object('id', p.id::text, 'here', ST_Intersects(p.geom, area.point),
+                                                   'geom', ST_AsGeoJSON(ST_Intersection(p.geom, ST_Expand(area.box, $7)), 7)::json)
+                                 ORDER BY p.id), '[]')
+        FROM geo.parcels p, area WHERE p.geom && area.box) AS parcels,
+       (SELECT coalesce(json_agg(json_build_object('geom', ST_AsGeoJSON(
+                  ST_Buffer(ST_Intersection(s.geom, ST_Expand(area.box, $7))::geography, $8, 'quad_segs=2')::geometry, 7)::json)
+                  ORDER BY s.id), '[]')
+        FROM geo.streets s, area WHERE s.geom && area.box) AS roads
+     FROM area`,
+    [
+      centre.lng - dLng,
+      centre.lat - dLat,
+      centre.lng + dLng,
+      centre.lat + dLat,
+      centre.lng,
+      centre.lat,
+      // Cut long parcels (farms) and streets a little beyond the box, so they stay small but never end
+      // visibly inside the picture.
+      dLat,
+      ROAD_HALF_WIDTH_M,
+    ],
+  )) as SceneRow[];
+
+  const toLocal = ([lng, lat]: number[]): LocalPoint => [
+    round2((lng - centre.lng) * metresPerDegreeLng(centre.lat)),
+    round2((lat - centre.lat) * METRES_PER_DEGREE_LAT),
+  ];
+  const ringsOf = (geom: GeoJsonGeometry): LocalRing[][] =>
+    (geom.type === 'Polygon' ? [geom.coordinates] : geom.type === 'MultiPolygon' ? geom.coordinates : []).map(
+      (polygon) => polygon.map((ring) => openRing(ring.map(toLocal))),
+    );
+
+  const buildings: SceneBuilding[] = row.buildings.flatMap((building) =>
+    ringsOf(building.geom)
+      .filter((polygon) => polygon[0].length >= 3)
+      .map((polygon) => ({
+        id: building.id,
+        footprint: counterClockwise(polygon[0]),
+        heightM: Math.max(2.5, building.height_m || building.levels * 3),
+        roof: building.roof === 'flat' ? ('flat' as const) : ('pitched' as const),
+      })),
+  );
+  const parcels: SceneParcel[] = row.parcels.flatMap((parcel) =>
+    ringsOf(parcel.geom).map((rings) => ({ id: parcel.id, rings, here: parcel.here })),
+  );
+  const roads = row.roads.flatMap((road) => ringsOf(road.geom));
+
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify({ v: RENDERER_VERSION, buildings, parcels, roads }))
+    .digest('base64url')
+    .slice(0, 16);
+  return { centre, parcels, roads, buildings, fingerprint };
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** GeoJSON rings repeat their first point at the end; the renderer wants each corner once. */
+function openRing(ring: LocalRing): LocalRing {
+  const [first, last] = [ring[0], ring[ring.length - 1]];
+  return ring.length > 1 && first[0] === last[0] && first[1] === last[1] ? ring.slice(0, -1) : ring;
+}
+
+/** Twice the signed area: positive for a counter-clockwise ring. */
+export function signedArea2(ring: LocalRing): number {
+  let sum = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const [x1, y1] = ring[i];
+    const [x2, y2] = ring[(i + 1) % ring.length];
+    sum += x1 * y2 - x2 * y1;
+  }
+  return sum;
+}
+
+export const counterClockwise = (ring: LocalRing): LocalRing =>
+  signedArea2(ring) < 0 ? [...ring].reverse() : ring;
