@@ -16,7 +16,7 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
   // ol, world-atlas-style packages ship ESM only; let SWC turn them into CommonJS for Jest.
   transformIgnorePatterns: [
-    '/node_modules/(?!(cookie|ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|topojson-client|geotiff)/)',
+    '/node_modules/(?!(cookie|ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|osm-pbf-parser-node|topojson-client|geotiff)/)',
   ],
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
   moduleNameMapper: {

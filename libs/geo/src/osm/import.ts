@@ -1,0 +1,339 @@
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { pipeline } from 'node:stream';
+import { OSMTransform } from 'osm-pbf-parser-node';
+import { GEOMETRY, type Queryable } from '../load/upsert';
+import { foldText, streetSearchText } from '../text';
+import { assertGeoSchema, ImportInputError, type ImportOptions, inputSize } from '../importers/common';
+import { FARM_COLUMNS, splitFarmName } from '../importers/farms';
+import { checkLonLat, checkPolygonal, pointGeoJson } from '../importers/geometry';
+import {
+  linkPlaceParentsByPosition,
+  linkPoisToAddresses,
+  linkStreetsToPlaces,
+  linkToParcels,
+} from '../importers/link';
+import { placeImportance } from '../importers/places';
+import { POI_COLUMNS } from '../importers/pois';
+import { createProgress } from '../importers/progress';
+import { ImportRun, type ImportSummary } from '../importers/run';
+import { TableWriter } from '../importers/writer';
+import { NodeCoordinates } from './node-coordinates';
+import {
+  hasAddress,
+  isFarm,
+  type OsmAddress,
+  placeKindOf,
+  readAddress,
+  readBuilding,
+  readPoi,
+  readPopulation,
+  type Tags,
+  WANTED_TAGS,
+} from './tags';
+
+export type OsmImportOptions = ImportOptions;
+
+interface OsmElement {
+  type: 'node' | 'way' | 'relation';
+  id: number;
+  lat?: number;
+  lon?: number;
+  refs?: number[];
+  tags?: Tags;
+}
+
+interface PendingAddress {
+  sourceId: string;
+  streetKey: string;
+  address: OsmAddress;
+  point: string;
+  where: string;
+}
+
+/**
+ * Loads an OpenStreetMap extract (.osm.pbf), streamed: addresses (addr:* on nodes, and on closed ways —
+ * buildings — at their centroid), the streets they name (grouped by addr:street within addr:suburb and
+ * addr:city), named POIs (amenity, shop, tourism, leisure, office, healthcare; nodes and closed ways),
+ * places (place=city/town/village → town, suburb/neighbourhood → suburb), farms (named place=farm or
+ * landuse=farmland/farmyard areas) and buildings (closed building=* ways, with levels and height).
+ * Rows are kept under the element's id ("node/123", "way/456"): loading a newer extract of the same area
+ * under the same source updates them. Relations (multipolygons) are not read.
+ */
+export async function importOsm(
+  db: Queryable,
+  file: string,
+  options: OsmImportOptions = {},
+): Promise<ImportSummary> {
+  const size = await inputSize(file);
+  if (size === 0) throw new ImportInputError(`${file} is empty: not an OSM PBF file.`);
+  await assertGeoSchema(db);
+  const run = await ImportRun.start(db, 'osm', options.source ?? 'osm', file);
+  const batchSize = options.batchSize ?? 5000;
+  const writer = (
+    table: string,
+    columns: ConstructorParameters<typeof TableWriter>[3],
+    polygon?: number,
+    shape?: 'polygon' | 'multipolygon',
+  ) =>
+    new TableWriter(db, run, table, columns, {
+      batchSize,
+      rejectRepeatedIds: false,
+      polygonColumn: polygon === undefined ? undefined : { index: polygon, shape: shape ?? 'multipolygon' },
+    });
+  const streets = writer('geo.streets', [
+    { name: 'name', type: 'text' },
+    { name: 'suburb', type: 'text' },
+    { name: 'town', type: 'text' },
+    { name: 'search_text', type: 'text' },
+  ]);
+  const addresses = writer('geo.addresses', [
+    { name: 'house_number', type: 'text' },
+    { name: 'number_value', type: 'int4' },
+    { name: 'street_id', type: 'int8' },
+    { name: 'street_name', type: 'text' },
+    { name: 'unit', type: 'text' },
+    { name: 'suburb', type: 'text' },
+    { name: 'town', type: 'text' },
+    { name: 'postal_code', type: 'text' },
+    { name: 'point', type: 'text', expression: GEOMETRY.point },
+  ]);
+  const pois = writer('geo.pois', [...POI_COLUMNS]);
+  const places = writer('geo.places', [
+    { name: 'kind', type: 'text' },
+    { name: 'name', type: 'text' },
+    { name: 'population', type: 'int4' },
+    { name: 'importance', type: 'float4' },
+    { name: 'point', type: 'text', expression: GEOMETRY.point },
+  ]);
+  const farms = writer('geo.farms', [...FARM_COLUMNS], 6);
+  const buildings = writer(
+    'geo.buildings',
+    [
+      { name: 'kind', type: 'text' },
+      { name: 'levels', type: 'int4' },
+      { name: 'height_m', type: 'float4' },
+      { name: 'roof', type: 'text' },
+      { name: 'geom', type: 'text', expression: GEOMETRY.polygon },
+    ],
+    4,
+    'polygon',
+  );
+  const coordinates = new NodeCoordinates();
+  /** Street ids by grouping key, for the streets already written. */
+  const streetIds = new Map<string, string>();
+  let pendingAddresses: PendingAddress[] = [];
+  let relations = 0;
+
+  const progress = createProgress({ mode: options.progress, label: `osm ${basename(file)}`, total: size });
+  const counts = () => ({ read: run.summary.read, loaded: run.loadedCount, rejected: run.rejectedCount });
+
+  /** Writes the pending addresses, their new streets first (addresses refer to them). */
+  async function flushAddresses(): Promise<void> {
+    const batch = pendingAddresses;
+    pendingAddresses = [];
+    if (!batch.length) return;
+    const queued = new Set<string>();
+    for (const { streetKey, address } of batch) {
+      if (streetIds.has(streetKey) || queued.has(streetKey)) continue;
+      queued.add(streetKey);
+      streets.add(
+        streetKey,
+        [
+          address.street,
+          address.suburb,
+          address.town,
+          streetSearchText(address.street, address.suburb, address.town),
+        ],
+        streetKey,
+      );
+    }
+    for (const [key, id] of await streets.flush()) streetIds.set(key, id);
+    for (const { sourceId, streetKey, address, point, where } of batch) {
+      addresses.add(
+        sourceId,
+        [
+          address.houseNumber,
+          address.numberValue,
+          streetIds.get(streetKey) ?? null,
+          address.street,
+          address.unit,
+          address.suburb,
+          address.town,
+          address.postalCode,
+          point,
+        ],
+        where,
+      );
+    }
+    await addresses.flush();
+  }
+
+  function addAddress(sourceId: string, tags: Tags, lon: number, lat: number, where: string): void {
+    const address = readAddress(tags);
+    if (typeof address === 'string') return run.reject(address, where);
+    if (address.badPostcode) run.warn('addr:postcode is not a South African postal code, left empty');
+    const streetKey = `street/${foldText(address.street)}|${foldText(address.suburb)}|${foldText(address.town)}`;
+    pendingAddresses.push({ sourceId, streetKey, address, point: pointGeoJson(lon, lat), where });
+  }
+
+  function addPoi(sourceId: string, tags: Tags, point: string): void {
+    const poi = readPoi(tags);
+    if (!poi) return;
+    pois.add(
+      sourceId,
+      [
+        poi.name,
+        10000,
+        poi.category,
+        (tags['addr:suburb'] ?? '').trim(),
+        (tags['addr:city'] ?? tags['addr:town'] ?? '').trim(),
+        poi.importance,
+        point,
+      ],
+      sourceId,
+    );
+  }
+
+  function node(element: OsmElement): void {
+    const tags = element.tags!;
+    const sourceId = `node/${element.id}`;
+    const checked = checkLonLat(element.lon, element.lat);
+    const interesting = hasAddress(tags) || readPoi(tags) || placeKindOf(tags) || tags.place === 'farm';
+    if (!interesting) return;
+    if (!checked.ok) return run.reject(checked.reason, sourceId);
+    const point = pointGeoJson(checked.lon, checked.lat);
+    if (hasAddress(tags)) addAddress(sourceId, tags, checked.lon, checked.lat, sourceId);
+    addPoi(sourceId, tags, point);
+    const kind = placeKindOf(tags);
+    if (kind) {
+      const name = tags.name?.trim();
+      if (!name) run.reject('place without a name', sourceId);
+      else {
+        const population = readPopulation(tags);
+        places.add(sourceId, [kind, name, population, placeImportance(kind, population), point], sourceId);
+      }
+    }
+    if (tags.place === 'farm' && tags.name)
+      run.reject('farm mapped as a point (geo.farms needs its area)', sourceId);
+  }
+
+  function way(element: OsmElement): void {
+    const tags = element.tags!;
+    const building = readBuilding(tags);
+    const farm = isFarm(tags) && Boolean(tags.name?.trim());
+    const poi = readPoi(tags);
+    const address = hasAddress(tags);
+    if (!building && !farm && !poi && !address) return;
+    const sourceId = `way/${element.id}`;
+    const refs = element.refs ?? [];
+    const ring: [number, number][] = [];
+    for (const ref of refs) {
+      const position = coordinates.get(ref);
+      if (!position)
+        return run.reject('no coordinates (the way refers to nodes missing from the extract)', sourceId);
+      ring.push(position);
+    }
+    if (refs.length < 4 || refs[0] !== refs[refs.length - 1]) return run.reject('unclosed way', sourceId);
+    const polygon = checkPolygonal({ type: 'Polygon', coordinates: [ring] });
+    if (!polygon.ok) return run.reject(polygon.reason, sourceId);
+    const [lon, lat] = centroid(ring);
+    if (address) addAddress(sourceId, tags, lon, lat, sourceId);
+    if (poi) addPoi(sourceId, tags, polygon.geojson);
+    if (building) {
+      buildings.add(
+        sourceId,
+        [building.kind, building.levels, building.heightM, building.roof, polygon.geojson],
+        sourceId,
+      );
+    }
+    if (farm) {
+      const split = splitFarmName(tags.name!);
+      const ref = /^\d{1,5}$/.test(tags.ref ?? '') ? Number(tags.ref) : undefined;
+      farms.add(
+        sourceId,
+        [
+          ref ? tags.name!.trim() : split.name,
+          ref ?? split.farmNumber ?? null,
+          0,
+          split.division ?? '',
+          '',
+          '',
+          polygon.geojson,
+        ],
+        sourceId,
+      );
+    }
+  }
+
+  const input = createReadStream(file);
+  const parser = new OSMTransform({ withTags: { node: WANTED_TAGS, way: WANTED_TAGS, relation: false } });
+  pipeline(input, parser, () => undefined);
+  try {
+    for await (const batch of parser as AsyncIterable<object[]>) {
+      for (const item of batch as OsmElement[]) {
+        if (item.type === 'node') {
+          run.countRead();
+          coordinates.add(item.id, item.lat!, item.lon!);
+          if (item.tags) node(item);
+        } else if (item.type === 'way') {
+          run.countRead();
+          if (item.tags) way(item);
+        } else if (item.type === 'relation') {
+          run.countRead();
+          relations++;
+        }
+      }
+      if (pendingAddresses.length >= batchSize) await flushAddresses();
+      for (const table of [pois, places, farms, buildings]) if (table.full) await table.flush();
+      progress.update(input.bytesRead, counts());
+    }
+    await flushAddresses();
+    for (const table of [pois, places, farms, buildings]) await table.flush();
+    if (relations) run.warn('relations not imported (multipolygon buildings, farms, boundaries)', relations);
+    if (options.link !== false) {
+      const source = run.summary.source;
+      await linkPlaceParentsByPosition(db, source);
+      await linkStreetsToPlaces(db, source);
+      await linkPoisToAddresses(db, source);
+      await linkToParcels(db, source);
+    }
+  } catch (err) {
+    input.destroy();
+    const message = /format error|sequence error|not implemented/.test((err as Error).message)
+      ? `${file} is not a readable OSM PBF file (${(err as Error).message})`
+      : (err as Error).message;
+    run.warn(`import stopped: ${message}`);
+    await run.finish().catch(() => undefined);
+    progress.stop(counts());
+    throw new Error(message, { cause: err });
+  }
+  progress.stop(counts());
+  return run.finish();
+}
+
+/** The area centroid of a closed ring (its vertex average when the ring has no area). */
+export function centroid(ring: readonly [number, number][]): [number, number] {
+  let area = 0;
+  let x = 0;
+  let y = 0;
+  const [ox, oy] = ring[0];
+  for (let i = 0; i < ring.length - 1; i++) {
+    const x0 = ring[i][0] - ox;
+    const y0 = ring[i][1] - oy;
+    const x1 = ring[i + 1][0] - ox;
+    const y1 = ring[i + 1][1] - oy;
+    const cross = x0 * y1 - x1 * y0;
+    area += cross;
+    x += (x0 + x1) * cross;
+    y += (y0 + y1) * cross;
+  }
+  if (Math.abs(area) < 1e-18) {
+    const n = ring.length - 1;
+    return [
+      ring.slice(0, n).reduce((s, p) => s + p[0], 0) / n,
+      ring.slice(0, n).reduce((s, p) => s + p[1], 0) / n,
+    ];
+  }
+  return [ox + x / (3 * area), oy + y / (3 * area)];
+}

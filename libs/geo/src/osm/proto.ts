@@ -1,0 +1,23 @@
+/**
+ * The OSM PBF protobuf messages as osm-pbf-parser-node ships them (compiled from OSM-binary's .proto files
+ * by the pbf compiler): the test writer encodes with the same definitions the importer's parser decodes.
+ */
+import { type PbfWriter } from 'pbf';
+
+interface Message {
+  write(value: object, pbf: PbfWriter): void;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- untyped deep modules of an ESM package */
+const fileformat = require('osm-pbf-parser-node/proto/fileformat.js') as {
+  Blob: Message;
+  BlobHeader: Message;
+};
+const osmformat = require('osm-pbf-parser-node/proto/osmformat.js') as {
+  HeaderBlock: Message;
+  PrimitiveBlock: Message;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export const { Blob, BlobHeader } = fileformat;
+export const { HeaderBlock, PrimitiveBlock } = osmformat;
