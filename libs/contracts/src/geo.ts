@@ -36,6 +36,14 @@ export const TILES_API = {
 /** Longest query the search calls accept (characters), after trimming. */
 export const MAX_QUERY_LENGTH = 200;
 
+/**
+ * A union of string literals typed as that union (a literal per value; mapping over the array alone would
+ * lose the tuple and type the schema's values as never).
+ */
+function literalUnion<T extends string>(values: readonly T[]) {
+  return Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value))));
+}
+
 /** What a result or a feature is: the table its id belongs to. */
 export const FEATURE_TYPES = [
   'address',
@@ -48,7 +56,7 @@ export const FEATURE_TYPES = [
   'parcel',
 ] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
-export const FeatureTypeSchema = Type.Union(FEATURE_TYPES.map((type) => Type.Literal(type)));
+export const FeatureTypeSchema = literalUnion(FEATURE_TYPES);
 
 /** The per-user options every address-service call carries (spec 01 §6: avsServiceUrl, includeIds, includeAll). */
 export const AvsOptions = Type.Object({
@@ -75,6 +83,11 @@ export const SearchResultItem = Type.Object({
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   /** The parcel the item lies on, when known (for an address or erf). */
   parcelId: Type.Optional(Type.String()),
+  /**
+   * The feature's stable key in its source ("source:source_id", or a parcel's SG key), which survives a
+   * reload of the data where the database id does not; answered with includeIds (the popup's 'Get ID').
+   */
+  sourceKey: Type.Optional(Type.String()),
   suburb: Type.Optional(Type.String()),
   town: Type.Optional(Type.String()),
   postalCode: Type.Optional(Type.String()),
@@ -179,7 +192,7 @@ export type Orientation = (typeof ORIENTATIONS)[number];
 export const ImageUrlQuery = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90 }),
   lng: Type.Number({ minimum: -180, maximum: 180 }),
-  orientation: Type.Union(ORIENTATIONS.map((o) => Type.Literal(o))),
+  orientation: literalUnion(ORIENTATIONS),
 });
 export type ImageUrlQuery = Static<typeof ImageUrlQuery>;
 

@@ -99,6 +99,9 @@ export class Geo1763900000000 implements MigrationInterface {
     await q('CREATE INDEX streets_geom_idx ON geo.streets USING gist (geom)');
     await q('CREATE INDEX streets_search_text_trgm_idx ON geo.streets USING gin (search_text gin_trgm_ops)');
     await q('CREATE INDEX streets_name_trgm_idx ON geo.streets USING gin (lower(name) gin_trgm_ops)');
+    // The address service narrows a typed postal code to the streets of its suburbs and towns.
+    await q('CREATE INDEX streets_suburb_id_idx ON geo.streets (suburb_id)');
+    await q('CREATE INDEX streets_town_id_idx ON geo.streets (town_id)');
 
     // Cadastral parcels: erven in towns, farm portions outside them. sg_key is the Surveyor-General's
     // 21-character key (e.g. C06700010000123400000: province, registration division/town, parcel, portion).

@@ -1,5 +1,112 @@
-import type { TypedFastify } from '@portal/server-kit';
+import type { FastifyRequest } from 'fastify';
+import {
+  AVS_API,
+  ErrorAnswer,
+  GeocodeInput,
+  GeoJsonAnswer,
+  GeoJsonInput,
+  ReverseAnswer,
+  ReverseInput,
+  ROLE,
+  SearchAnswer,
+  SearchInput,
+  SearchPostalInput,
+  type AvsOptions,
+} from '@portal/contracts';
+import { unauthorized, type TypedFastify } from '@portal/server-kit';
+import { featureGeometry } from '../avs/geojson';
+import { readSearchText } from '../avs/parse';
+import { reverseGeocode } from '../avs/reverse';
+import {
+  effectiveFlags,
+  geocode,
+  RESULT_LIMIT,
+  search,
+  searchPostalCodes,
+  rank,
+  type SearchOptions,
+} from '../avs/search';
 import type { LocatorContext } from '../context';
 
-/** Placeholder until the routes are written (issue 4). */
-export async function avsRoutes(_app: TypedFastify, _ctx: LocatorContext): Promise<void> {}
+const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+
+export const AVS_TEXT = {
+  needsEmail: 'Please log in with an account that has an e-mail address to search.',
+} as const;
+
+/** The per-user options as the searches use them (spec 01 §6: includeIds, includeAll). */
+function searchOptions(options: AvsOptions | undefined): SearchOptions {
+  return {
+    limit: options?.includeAll ? RESULT_LIMIT.all : RESULT_LIMIT.default,
+    includeIds: !!options?.includeIds,
+  };
+}
+
+/**
+ * The address service (spec 01 §7 "Address service"). Every call needs a session of a user with an
+ * e-mail (spec 01 §5: "Search requires a logged-in user with an email"); the guard runs on request, so
+ * nobody's body is read before the caller is known. `options.serviceUrl` is the client's choice of
+ * service address (the user's avsServiceUrl) and means nothing here.
+ */
+export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
+  const db = ctx.ds;
+  const guard = [
+    app.requireRoles(ROLE.authenticated),
+    async (request: FastifyRequest) => {
+      if (!request.user.email?.trim()) throw unauthorized(AVS_TEXT.needsEmail);
+    },
+  ];
+
+  app.post(
+    AVS_API.geocode,
+    { onRequest: guard, schema: { body: GeocodeInput, response: { 200: SearchAnswer, ...ERRORS } } },
+    async (request) => {
+      const text = readSearchText(request.body.address);
+      return { success: true, result: await geocode(db, text, searchOptions(request.body.options)) };
+    },
+  );
+
+  app.post(
+    AVS_API.search,
+    { onRequest: guard, schema: { body: SearchInput, response: { 200: SearchAnswer, ...ERRORS } } },
+    async (request) => {
+      const text = readSearchText(request.body.query);
+      const flags = effectiveFlags(request.body.searchOptions);
+      return { success: true, result: await search(db, text, flags, searchOptions(request.body.options)) };
+    },
+  );
+
+  app.post(
+    AVS_API.searchPostal,
+    { onRequest: guard, schema: { body: SearchPostalInput, response: { 200: SearchAnswer, ...ERRORS } } },
+    async (request) => {
+      const text = readSearchText(request.body.query);
+      const options = searchOptions(request.body.options);
+      return { success: true, result: rank(await searchPostalCodes(db, text, options), options.limit) };
+    },
+  );
+
+  app.post(
+    AVS_API.reverse,
+    { onRequest: guard, schema: { body: ReverseInput, response: { 200: ReverseAnswer, ...ERRORS } } },
+    async (request) => {
+      const { lat, lng, searchOption, options } = request.body;
+      const result = await reverseGeocode(db, {
+        lat,
+        lng,
+        searchOption: searchOption?.trim().toLowerCase(),
+        includeIds: !!options?.includeIds,
+      });
+      return { success: true, result };
+    },
+  );
+
+  app.post(
+    AVS_API.geojson,
+    { onRequest: guard, schema: { body: GeoJsonInput, response: { 200: GeoJsonAnswer, ...ERRORS } } },
+    async (request) => ({
+      success: true,
+      result: await featureGeometry(db, request.body.id, request.body.type),
+    }),
+  );
+}
