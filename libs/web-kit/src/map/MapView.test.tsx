@@ -52,9 +52,17 @@ describe('MapView', () => {
     const { map, container } = renderMap();
     expect(container.dataset.offlineMap).toBe('true');
     expect(container.style.background).not.toBe('');
-    await waitFor(() => expect(map().getAllLayers()).toHaveLength(1));
-    const source = map().getAllLayers()[0].getSource();
-    expect(source?.getAttributions()?.({} as never)).toEqual(['Natural Earth']);
+    await waitFor(() =>
+      expect(
+        map()
+          .getAllLayers()
+          .some((layer) => layer.get('title') === 'Offline map (Natural Earth)'),
+      ).toBe(true),
+    );
+    const naturalEarth = map()
+      .getAllLayers()
+      .find((layer) => layer.get('title') === 'Offline map (Natural Earth)');
+    expect(naturalEarth?.getSource()?.getAttributions()?.({} as never)).toEqual(['Natural Earth']);
   });
 
   it('shows the first configured base layer, 512 px tiles up to native zoom 17', () => {

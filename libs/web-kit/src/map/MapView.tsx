@@ -18,6 +18,7 @@ import {
 } from './baseLayerConfig';
 import { createBaseTileLayer } from './tileLayers';
 import { createOfflineBaseLayer, OFFLINE_OCEAN_COLOUR } from './offlineBaseMap';
+import { createParcelOverlayLayer, createStreetMapLayers } from './vectorTiles';
 
 /** Base layers sit below everything children add (default zIndex 0), whatever order they arrive in. */
 const BASE_LAYER_Z_INDEX = -100;
@@ -35,6 +36,14 @@ export interface MapViewProps {
   baseLayers?: readonly BaseLayerConfig[];
   /** Id of the base layer to show (default: the first). Lets a layer switcher live outside MapView. */
   activeBaseLayerId?: string;
+  /**
+   * Draw the locator's vector street map (roads, place names, house numbers) over the offline Natural
+   * Earth map when no raster base layer is shown. Default true. The tiles need a session: pass false on
+   * pages anonymous users see. When the tiles fail (no session, service down) only Natural Earth stays.
+   */
+  streetTiles?: boolean;
+  /** Show the parcel overlay from the locator's tiles (green, opacity 0.5; from view zoom 15). */
+  parcels?: boolean;
   /** Called once with the OpenLayers map after it is created (again if StrictMode re-creates it). */
   onMapReady?: (map: OlMap) => void;
   /** A click on the map, in WGS 84. */
@@ -55,6 +64,8 @@ export function MapView({
   zoom = MAP_DEFAULTS.zoom,
   baseLayers,
   activeBaseLayerId,
+  streetTiles = true,
+  parcels = false,
   onMapReady,
   onClick,
   className,
@@ -157,6 +168,37 @@ export function MapView({
     };
   }, [map, offline]);
 
+  // The street map from the locator's tiles, over Natural Earth, while the offline map is shown. Once
+  // its tiles have failed (no session, service down) it stays off for this map's life.
+  const [streetTilesFailed, setStreetTilesFailed] = useState(false);
+  const streetMapShown = offline && streetTiles && !streetTilesFailed;
+  useEffect(() => {
+    if (!map || !streetMapShown) return undefined;
+    const layers = createStreetMapLayers(() => setStreetTilesFailed(true));
+    layers.forEach((layer) => map.addLayer(layer));
+    return () => {
+      layers.forEach((layer) => {
+        map.removeLayer(layer);
+        layer.dispose();
+      });
+    };
+  }, [map, streetMapShown]);
+
+  const [parcelTilesFailed, setParcelTilesFailed] = useState(false);
+  const parcelsShown = parcels && !parcelTilesFailed;
+  useEffect(() => {
+    if (!map || !parcelsShown) return undefined;
+    const layer = createParcelOverlayLayer(() => {
+      console.warn('[MapView] parcel tiles could not be loaded; the parcel overlay is off');
+      setParcelTilesFailed(true);
+    });
+    map.addLayer(layer);
+    return () => {
+      map.removeLayer(layer);
+      layer.dispose();
+    };
+  }, [map, parcelsShown]);
+
   const containerStyle: CSSProperties = {
     width: '100%',
     height: '100%',
@@ -171,6 +213,7 @@ export function MapView({
         className={className}
         style={containerStyle}
         data-offline-map={offline || undefined}
+        data-street-map={streetMapShown || undefined}
       />
       <OlMapContext.Provider value={map}>{map ? children : null}</OlMapContext.Provider>
     </>

@@ -71,7 +71,8 @@ export function NotFoundMap({
         data-marker-count={markerCount}
         sx={{ height: '60vh', minHeight: 320, borderRadius: 1, overflow: 'hidden' }}
       >
-        <MapView baseLayers={baseLayers} onClick={addMarkerAtClick}>
+        {/* Anonymous visitors see this page and the locator's tiles need a session: Natural Earth only. */}
+        <MapView baseLayers={baseLayers} streetTiles={false} onClick={addMarkerAtClick}>
           <MapLayer layer={markerLayer} />
         </MapView>
       </Box>

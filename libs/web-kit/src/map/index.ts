@@ -27,3 +27,13 @@ export {
 } from './southernAfrica';
 export { createOfflineBaseLayer, OFFLINE_OCEAN_COLOUR, NATURAL_EARTH_ATTRIBUTION } from './offlineBaseMap';
 export { type LatLng } from './geo';
+export {
+  createVectorTileLayer,
+  createVectorTileSource,
+  createStreetMapLayers,
+  createParcelOverlayLayer,
+  createPortalTileGrid,
+  STREET_MAP_LAYERS,
+  VECTOR_LAYER_MIN_ZOOM,
+  type PortalVectorLayer,
+} from './vectorTiles';
