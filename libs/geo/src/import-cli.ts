@@ -24,6 +24,7 @@ import {
   POSTAL_FIELDS,
   type ProgressMode,
 } from './importers';
+import { type Queryable } from './load/upsert';
 import { importOsm } from './osm';
 
 /**
@@ -111,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  let run: (db: Pool) => Promise<ImportSummary>;
+  let run: (db: Queryable) => Promise<ImportSummary>;
   try {
     const [kindText, file, ...extra] = positionals;
     if (!kindText) throw new UsageError('Say what to import.');
@@ -205,7 +206,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const url = values.database || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  const db = new Pool({ connectionString: url, max: 2 });
+  const pool = new Pool({ connectionString: url, max: 2 });
+  // The importers take rows back from a query (as TypeORM answers); pg answers a result object.
+  const db: Queryable = { query: async (sql, params) => (await pool.query(sql, params)).rows };
   try {
     const summary = await run(db);
     print(values.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
@@ -217,7 +220,7 @@ async function main(argv: string[]): Promise<number> {
     } else console.error(`geo:import failed: ${message || String(err)}`);
     return 1;
   } finally {
-    await db.end();
+    await pool.end();
   }
 }
 

@@ -40,6 +40,7 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+const COMMA = 0x2c;
 
 export async function* readGeoJsonFeatures(file: string): AsyncGenerator<StreamedFeature> {
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
@@ -63,12 +64,25 @@ export async function* readGeoJsonFeatures(file: string): AsyncGenerator<Streame
   // The top-level "crs" member, cut out alongside (it sits inside the top-level object).
   let crsParts: string[] | undefined;
   let crsStart = 0;
+  // In the features array, between a '[' or ',' and the next value: a value that is not an object is
+  // reported (as null) so the import counts it as not a feature.
+  let expectValue = false;
 
   for await (const chunk of stream as AsyncIterable<string>) {
     start = 0;
     const length = chunk.length;
     for (let i = 0; i < length; i++) {
       const c = chunk.charCodeAt(i);
+      if (!inString && c === COMMA && depth === featuresDepth) {
+        expectValue = true;
+        continue;
+      }
+      if (expectValue && depth === featuresDepth && !inString) {
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+        expectValue = false;
+        if (c !== OPEN_BRACE && c !== CLOSE_BRACKET)
+          yield { feature: null, index: index++, bytesRead: stream.bytesRead };
+      }
       if (inString) {
         if (escaped) escaped = false;
         else if (c === BACKSLASH) escaped = true;
@@ -113,6 +127,7 @@ export async function* readGeoJsonFeatures(file: string): AsyncGenerator<Streame
           // A FeatureCollection: stop holding the top-level object, cut out its features instead.
           featuresDepth = 2;
           sawFeatures = true;
+          expectValue = true;
           if (capture === 'top') {
             capture = undefined;
             parts = [];

@@ -125,16 +125,19 @@ export async function removeNearDuplicatePlaces(
   source: string,
   meters: number,
 ): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM geo.places c
-     WHERE c.source = $1 AND EXISTS (
-       SELECT 1 FROM geo.places o
-       WHERE o.source <> $1 AND o.kind = c.kind AND lower(o.name) = lower(c.name)
-         AND ST_DWithin(o.point::geography, c.point::geography, $2))
-     RETURNING c.id`,
+  // Counted by a SELECT around the DELETE: drivers answer a bare DELETE in different shapes.
+  const [row] = await db.query(
+    `WITH removed AS (
+       DELETE FROM geo.places c
+       WHERE c.source = $1 AND EXISTS (
+         SELECT 1 FROM geo.places o
+         WHERE o.source <> $1 AND o.kind = c.kind AND lower(o.name) = lower(c.name)
+           AND ST_DWithin(o.point::geography, c.point::geography, $2))
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM removed`,
     [source, meters],
   );
-  return rows.length;
+  return row.n;
 }
 
 /** Streets of `source` to the town and suburb places of their names (the one nearest the street's addresses). */

@@ -183,7 +183,14 @@ export async function importPlaces(
           }
         }
         const missing = await linkPlaceParentsByCode(db, source, parents);
-        for (const [code, count] of missing) run.warn(`parent code ${code} matches no place`, count);
+        if (missing.size) {
+          const reason = `parent code matches no place${options.link !== false ? ' (linked by position instead)' : ''}`;
+          run.warn(
+            reason,
+            [...missing.values()].reduce((a, b) => a + b, 0),
+          );
+          run.summary.examples[reason] = [...missing.keys()].slice(0, 10);
+        }
         if (options.link !== false) await linkPlaceParentsByPosition(db, source);
       },
     };

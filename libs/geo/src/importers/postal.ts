@@ -122,16 +122,26 @@ export async function importPostalCodes(
   }
 }
 
-/** Postal codes of `source` to the suburb or town place of their name (nearest to their point). */
+/**
+ * Postal codes of `source` to the suburb or town place of their name (a suburb's name first, then the
+ * nearest): two equality joins on the lower-cased names (hash joins), not a lookup per code.
+ */
 async function linkPostalCodesToPlaces(db: Queryable, source: string): Promise<void> {
   await db.query(
-    `UPDATE geo.postal_codes c SET place_id = (
-       SELECT p.id FROM geo.places p
-       WHERE p.kind IN ('suburb', 'town') AND (lower(p.name) = lower(c.suburb) OR lower(p.name) = lower(c.town))
-         AND (c.point IS NULL OR ST_DWithin(p.point, c.point, 0.5))
-       ORDER BY lower(p.name) = lower(c.suburb) DESC, p.point <-> COALESCE(c.point, p.point)
-       LIMIT 1)
-     WHERE c.source = $1 AND c.place_id IS NULL`,
+    `WITH pairs AS (
+       SELECT c.id, p.id AS place_id, 0 AS rank, c.point AS code_point, p.point AS place_point
+       FROM geo.postal_codes c JOIN geo.places p ON lower(p.name) = lower(c.suburb)
+       WHERE c.source = $1 AND c.place_id IS NULL AND p.kind IN ('suburb', 'town')
+       UNION ALL
+       SELECT c.id, p.id, 1, c.point, p.point
+       FROM geo.postal_codes c JOIN geo.places p ON lower(p.name) = lower(c.town)
+       WHERE c.source = $1 AND c.place_id IS NULL AND p.kind IN ('suburb', 'town')
+     ), best AS (
+       SELECT DISTINCT ON (id) id, place_id FROM pairs
+       WHERE code_point IS NULL OR ST_DWithin(place_point, code_point, 0.5)
+       ORDER BY id, rank, ST_Distance(place_point, coalesce(code_point, place_point))
+     )
+     UPDATE geo.postal_codes c SET place_id = best.place_id FROM best WHERE c.id = best.id`,
     [source],
   );
 }

@@ -37,7 +37,7 @@ export interface ImportSummary {
   repaired: Record<string, number>;
   /** Rows written with a part left out (an unparseable postcode, an unknown parent code...), per reason. */
   warnings: Record<string, number>;
-  /** A few rows per rejection reason ("feature 12 (id ERF-1)"), to find them in the input. */
+  /** A few rows per rejection or warning reason ("feature 12 (id ERF-1)"), to find them in the input. */
   examples: Record<string, string[]>;
   seconds: number;
 }
@@ -125,7 +125,10 @@ export class ImportRun {
       this.summary.repaired[`${prefix}: ${reason}`] =
         (this.summary.repaired[`${prefix}: ${reason}`] ?? 0) + n;
     }
-    for (const [reason, n] of Object.entries(other.warnings)) this.warn(`${prefix}: ${reason}`, n);
+    for (const [reason, n] of Object.entries(other.warnings)) {
+      this.warn(`${prefix}: ${reason}`, n);
+      if (other.examples[reason]) this.summary.examples[`${prefix}: ${reason}`] = other.examples[reason];
+    }
   }
 
   /**
@@ -177,6 +180,6 @@ export function formatSummary(summary: ImportSummary): string {
   section('rejected', summary.rejected, true);
   if (!Object.keys(summary.rejected).length) lines.push('  rejected: none');
   section('repaired', summary.repaired);
-  section('warnings', summary.warnings);
+  section('warnings', summary.warnings, true);
   return lines.join('\n');
 }
