@@ -2,3 +2,31 @@ export * from './text';
 export * from './load/upsert';
 export * from './importers';
 export * from './osm';
+export * from './reference/provinces';
+export {
+  southAfricaOutline,
+  southAfricanTowns,
+  importanceOfPopulation,
+  createLandTest,
+  type ReferenceTown,
+} from './reference/south-africa';
+export {
+  loadReferenceData,
+  REFERENCE_SOURCE,
+  referenceSourceId,
+  type ReferenceCounts,
+  type ReferencePlaceIds,
+} from './reference/load-reference';
+export {
+  generateGeodata,
+  describeRun,
+  DEFAULT_SCALE,
+  DEFAULT_SEED,
+  GEO_TABLES,
+  type GenerateOptions,
+  type GenerateProgress,
+  type GenerateResult,
+  type GeneratorDatabase,
+} from './generator/generate';
+export { GENERATOR_SOURCE, type GeneratedCounts } from './generator/batch';
+export { PARCEL_TYPE, DATA_QUALITY, ADDRESS_QUALITY, POI_TYPE } from './generator/codes';
