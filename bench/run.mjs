@@ -16,6 +16,7 @@ import { ROOT } from '../scripts/lib/system.mjs';
 import { measureLoginPage } from './login-page.mjs';
 import { measureGatewayOverhead } from './gateway-overhead.mjs';
 import { measurePageForModel, writePageForModelResults } from './page-for-model.mjs';
+import { measureGeoImport } from './geo-import.mjs';
 
 await exitOnPrepareError(() => prepare({ browser: true }));
 const gatewayPort = await findFreePort();
@@ -42,6 +43,7 @@ try {
     loginPage: await measureLoginPage(gateway, 15),
     gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 8),
     pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000, samples: 30 })),
+    geoImport: await measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

@@ -316,6 +316,23 @@ async function runDatabaseCommand(command) {
   if (code !== 0) throw new PrepareError(`Database ${command} failed (output above).`);
 }
 
+/**
+ * The demo geodata (libs/geo's generator at its default scale, 20 000 addresses around real towns) when
+ * geo.addresses is empty; a database that has addresses (generated, imported) is left alone.
+ */
+async function seedGeodata() {
+  const url = databaseUrl();
+  say(`geodata: generating the default dataset into ${redact(url)} if it has no addresses`);
+  const { code } = await run(
+    process.execPath,
+    ['libs/geo/dist/generate-cli.js', '--if-empty', '--progress', 'lines'],
+    {
+      env: { DATABASE_URL: url },
+    },
+  );
+  if (code !== 0) throw new PrepareError('Generating the geodata failed (output above).');
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 /**
@@ -332,6 +349,7 @@ export async function prepare({ browser = false, testRemote = false } = {}) {
   await build({ testRemote });
   ensureJwtKeys();
   await runDatabaseCommand('migrate-and-seed');
+  await seedGeodata();
   say(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
