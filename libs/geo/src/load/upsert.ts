@@ -78,11 +78,15 @@ export async function upsertRows(
         return column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value;
       }),
     );
-    const written: { id: string }[] = await db.query(sql, params);
-    for (const row of written) ids.push(row.id);
+    for (const row of rowsOf<{ id: string }>(await db.query(sql, params))) ids.push(row.id);
     onBatch?.(start + batch.length);
   }
   return ids;
+}
+
+/** The rows of an answer: TypeORM answers them as an array, pg as `{ rows }`. */
+export function rowsOf<Row>(answer: Row[] | { rows: Row[] }): Row[] {
+  return Array.isArray(answer) ? answer : answer.rows;
 }
 
 function quote(name: string): string {
