@@ -58,6 +58,7 @@ describe('migrations', () => {
     expect(applied.map((migration) => migration.name)).toEqual([
       'Initial1763700000000',
       'ServicesAdmin1763800000000',
+      'Geo1763900000000',
     ]);
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
     expect(await db.dataSource.showMigrations()).toBe(false);

@@ -68,13 +68,25 @@ export function foldText(text: string): string {
     .trim();
 }
 
+/**
+ * Afrikaans street names write the type into the name ("Kerkstraat", "Voortrekkerweg"), and people type
+ * them apart ("Kerk Straat", "Kerk Str") or translated ("Kerk Street"): split and written out in English,
+ * all of these meet on "kerk street". The shortest stem that leaves a whole type is taken ("Parkrylaan" is
+ * "park drive", not "parkry avenue"); it must be 3 letters or more, so "Weg" or "Laan" alone stay what the
+ * abbreviations make them.
+ */
+const AFRIKAANS_COMPOUND = /^([a-z]{3,}?)(straat|rylaan|laan|weg|singel|plein)$/;
+
+/** One folded word as searched: an abbreviation written out, an Afrikaans compound split. */
+function searchWords(word: string): string {
+  const compound = AFRIKAANS_COMPOUND.exec(word);
+  if (compound) return `${compound[1]} ${ABBREVIATIONS[compound[2]]}`;
+  return ABBREVIATIONS[word] ?? word;
+}
+
 /** foldText, then each abbreviation written out: the form stored in search_text columns and queried. */
 export function normaliseForSearch(text: string): string {
-  return foldText(text)
-    .split(' ')
-    .filter(Boolean)
-    .map((word) => ABBREVIATIONS[word] ?? word)
-    .join(' ');
+  return foldText(text).split(' ').filter(Boolean).map(searchWords).join(' ');
 }
 
 /** The query without the ' South Africa' the locator appends (spec 01 §9), or 'RSA'/'ZA'. */
@@ -143,7 +155,7 @@ export function parseAddressQuery(query: string): AddressQuery {
     words = [...words.slice(0, numberAt), ...words.slice(numberAt + take)];
   }
 
-  parsed.text = words.map((word) => ABBREVIATIONS[word] ?? word).join(' ');
+  parsed.text = words.map(searchWords).join(' ');
   return parsed;
 }
 

@@ -7,6 +7,7 @@ import {
   readAddressQuery,
   readSearchText,
   splitPostalQuery,
+  splitStreetQuery,
 } from './avs/parse';
 import { agreementFactor, editDistance, nameCoverage, wordMatch, type AddressAgreement } from './avs/score';
 
@@ -19,6 +20,17 @@ describe('readSearchText', () => {
       folded: '12 church st stellenbosch',
       normalised: '12 church street stellenbosch',
     });
+  });
+
+  it('splits Afrikaans compound street names, so every way of writing one meets', () => {
+    for (const written of ['Kerkstraat', 'Kerk Straat', 'Kerk Str', 'kerk street']) {
+      expect(text(`12 ${written}`).normalised).toBe('12 kerk street');
+    }
+    expect(text('Voortrekkerweg, Parkrylaan, Kerklaan').normalised).toBe(
+      'voortrekker road park drive kerk avenue',
+    );
+    // A type alone is not a compound.
+    expect(text('Laan 5').normalised).toBe('avenue 5');
   });
 
   it.each([
@@ -53,6 +65,25 @@ describe('readAddressQuery', () => {
 
   it('leaves a trailing number alone', () => {
     expect(readAddressQuery(text('Church Street 12')).number).toBeUndefined();
+  });
+});
+
+describe('splitStreetQuery', () => {
+  it.each([
+    ['church street stellenbosch central stellenbosch', 'church', 'stellenbosch central stellenbosch'],
+    ['jan smuts avenue', 'jan smuts', ''],
+    ['park road rondebosch', 'park', 'rondebosch'],
+    ['blue valley court church street paarl', 'church', 'paarl'],
+    ['silver oaks mews church street paarl', 'church', 'paarl'],
+    ['chruch stret stelenbosch', 'chruch', 'stelenbosch'],
+    ['church stre', 'church', ''],
+  ])('%s: the name %j, the area %j', (query, core, area) => {
+    expect(splitStreetQuery(query)).toEqual({ core, area });
+  });
+
+  it('has no name without a street type', () => {
+    expect(splitStreetQuery('church stellenbosch')).toBeUndefined();
+    expect(splitStreetQuery('avenue road')).toBeUndefined();
   });
 });
 

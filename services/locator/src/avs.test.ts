@@ -413,14 +413,26 @@ async function insertFixtures() {
     },
   );
 
-  const farm = (name: string, farm_number: number, portion: number, division: string, [w, s]: number[]) =>
-    insert(
-      'farms',
-      { name, farm_number, portion, division, town: 'Pretoria', province: 'Gauteng' },
-      {
-        geom: box(w, s, w + 0.02, s + 0.02),
-      },
+  // Each farm portion is a parcel too, numbered in the farms' series.
+  const farm = async (
+    name: string,
+    farm_number: number,
+    portion: number,
+    division: string,
+    [w, s]: number[],
+  ) => {
+    const geom = box(w, s, w + 0.02, s + 0.02);
+    const parcel_id = await insert(
+      'parcels',
+      { parcel_number: String(farm_number), portion, town: 'Pretoria' },
+      { geom },
     );
+    return insert(
+      'farms',
+      { name, farm_number, portion, division, parcel_id, town: 'Pretoria', province: 'Gauteng' },
+      { geom },
+    );
+  };
   ids['rietfontein 189'] = await farm('Rietfontein', 189, 0, 'JR', [28.4, -25.9]);
   ids['rietfontein 189/3'] = await farm('Rietfontein', 189, 3, 'JR', [28.43, -25.9]);
   ids['rietfontein 201'] = await farm('Rietfontein', 201, 0, 'IQ', [27.6, -26.1]);
@@ -604,6 +616,8 @@ describe('erven, farms, POIs, areas and postal codes', () => {
       short_formatted_address: 'Portion 3 of Doornkloof 391 JR',
     });
     expect((await farm('201 IQ')).id).toBe(ids['rietfontein 201']);
+    // A farm portion's parcel is not an erf.
+    expect(await searchFor('erf 189', { erf: true })).toEqual([]);
   });
 
   it('finds POIs by name, in any order and with typos', async () => {

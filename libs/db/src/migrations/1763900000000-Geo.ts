@@ -13,6 +13,23 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * These tables have no TypeORM entities: they are read and written with PostGIS SQL (libs/geo), which an
  * entity cannot express, and the schema builder leaves tables it has no entity for alone.
  */
+/** pg_trgm's similarity functions and the operators built on them (the address service's matching). */
+const TRIGRAM_FUNCTIONS = [
+  'similarity(text, text)',
+  'similarity_op(text, text)',
+  'similarity_dist(text, text)',
+  'word_similarity(text, text)',
+  'word_similarity_op(text, text)',
+  'word_similarity_commutator_op(text, text)',
+  'word_similarity_dist_op(text, text)',
+  'word_similarity_dist_commutator_op(text, text)',
+  'strict_word_similarity(text, text)',
+  'strict_word_similarity_op(text, text)',
+  'strict_word_similarity_commutator_op(text, text)',
+  'strict_word_similarity_dist_op(text, text)',
+  'strict_word_similarity_dist_commutator_op(text, text)',
+] as const;
+
 export class Geo1763900000000 implements MigrationInterface {
   name = 'Geo1763900000000';
 
@@ -216,6 +233,8 @@ export class Geo1763900000000 implements MigrationInterface {
     await q('CREATE INDEX farms_geom_idx ON geo.farms USING gist (geom)');
     await q('CREATE INDEX farms_name_trgm_idx ON geo.farms USING gin (lower(name) gin_trgm_ops)');
     await q('CREATE INDEX farms_number_idx ON geo.farms (farm_number, portion)');
+    // The address service's erf search leaves out the parcels that are farm portions.
+    await q('CREATE INDEX farms_parcel_id_idx ON geo.farms (parcel_id)');
 
     // Building footprints: what the built-in imagery provider draws.
     await q(`
@@ -253,6 +272,12 @@ export class Geo1763900000000 implements MigrationInterface {
       )`);
     await q('CREATE INDEX imagery_coverage_geom_idx ON geo.imagery_coverage USING gist (geom)');
 
+    // pg_trgm declares its similarity functions as cheap as an integer comparison (cost 1), while one call
+    // costs some microseconds (trigrams of both texts, extents for word similarity). Priced like that, a
+    // sequential scan that calls one per row looks cheaper than the trigram index on a table of a few
+    // thousand streets, and takes 50 times longer. A realistic price lets the planner choose the index.
+    for (const fn of TRIGRAM_FUNCTIONS) await q(`ALTER FUNCTION ${fn} COST 100`);
+
     // One row per generator or importer run: what was loaded, what was rejected and why.
     await q(`
       CREATE TABLE geo.import_runs (
@@ -268,6 +293,7 @@ export class Geo1763900000000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    for (const fn of TRIGRAM_FUNCTIONS) await queryRunner.query(`ALTER FUNCTION ${fn} COST 1`);
     await queryRunner.query('DROP SCHEMA geo CASCADE');
   }
 }

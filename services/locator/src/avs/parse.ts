@@ -1,6 +1,7 @@
 import { MAX_QUERY_LENGTH } from '@portal/contracts';
 import { foldText, normaliseForSearch, padPostalCode, parseAddressQuery, stripCountry } from '@portal/geo';
 import { badRequest } from '@portal/server-kit';
+import { editDistance } from './score';
 
 /**
  * Reading what a user typed into the locator's search box: the checks every search call makes first, and
@@ -169,3 +170,58 @@ export const TRIGRAM_SETTINGS = {
   'pg_trgm.word_similarity_threshold': 0.4,
   'pg_trgm.similarity_threshold': 0.3,
 } as const;
+
+/** Street types as normaliseForSearch writes them out: the word that ends a street's name. */
+const STREET_TYPES = new Set([
+  'street',
+  'road',
+  'avenue',
+  'drive',
+  'crescent',
+  'lane',
+  'place',
+  'close',
+  'court',
+  'boulevard',
+  'highway',
+  'square',
+  'terrace',
+  'way',
+  'circle',
+]);
+/** Long enough that one typo in them is still recognisably the type ("stret", "avenu"). */
+const LONG_STREET_TYPES = [...STREET_TYPES].filter((type) => type.length >= 5);
+
+/** Words that end an estate's name ("Silver Oaks Mews"): a street's own name does not reach past them. */
+const ESTATE_WORDS = new Set(['estate', 'village', 'gardens', 'manor', 'mews', 'park', 'complex', 'villas']);
+
+function isStreetType(word: string, isLast: boolean): boolean {
+  if (STREET_TYPES.has(word)) return true;
+  // Half typed at the end ("12 church stre").
+  if (isLast && word.length >= 2 && [...STREET_TYPES].some((type) => type.startsWith(word))) return true;
+  return word.length >= 5 && LONG_STREET_TYPES.some((type) => editDistance(type, word) <= 1);
+}
+
+/**
+ * A typed address's text taken apart around its street type: the street's own name before it (the
+ * "core", what tells one street from another) and the area after it (suburb, town). The type is the last
+ * one that follows a name word ("Blue Valley Court, 12 Church Street" is Church Street), and the name
+ * stops at an estate's name ("Silver Oaks Mews 12 Church Street"). Undefined without a street type.
+ */
+export function splitStreetQuery(text: string): { core: string; area: string } | undefined {
+  const words = text.split(' ').filter(Boolean);
+  for (let at = words.length - 1; at >= 1; at--) {
+    if (!isStreetType(words[at], at === words.length - 1) || isStreetType(words[at - 1], false)) continue;
+    let start = at - 1;
+    while (
+      start > 0 &&
+      !isStreetType(words[start - 1], false) &&
+      !ESTATE_WORDS.has(words[start - 1]) &&
+      !/^\d/.test(words[start - 1])
+    ) {
+      start -= 1;
+    }
+    return { core: words.slice(start, at).join(' '), area: words.slice(at + 1).join(' ') };
+  }
+  return undefined;
+}

@@ -5,6 +5,8 @@ import {
   parseFarmQuery,
   readAddressQuery,
   splitPostalQuery,
+  splitStreetQuery,
+  type AddressQuery,
   type ErfQuery,
   type FarmQuery,
   type SearchText,
@@ -125,19 +127,34 @@ const FIRST_ADDRESS = `
   LIMIT 1`;
 
 /**
- * Candidate streets: the best by how much of the query their "name suburb town" holds (trigram word
- * similarity through the GIN index; the threshold is the connection's pg_trgm.word_similarity_threshold),
- * and, when a postal code was typed, the best within the suburbs and towns of that code, so that a
- * common street name is not crowded out by its namesakes elsewhere.
+ * How candidate streets are found (GIN trigram index on search_text, the threshold being the connection's
+ * pg_trgm.word_similarity_threshold). Matching the whole query would do, but the area words ("cape
+ * town") are in the text of every street of the town: thousands of rows to rank at scale. So the street's
+ * own name (the core) finds the candidates, with the area too when one is typed (two index conditions,
+ * intersected); the whole query is matched only when it has no street type to take the name from, or as
+ * the second try when the first finds nothing good (a typo that leaves the name's trigrams behind).
  */
-function addressStatement(withNumber: boolean, withPostal: boolean): string {
+type CandidateMode = 'core-area' | 'core' | 'text';
+
+const CANDIDATE_CONDITION: Record<CandidateMode, string> = {
+  'core-area': '$7 <% s.search_text AND $8 <% s.search_text',
+  core: '$7 <% s.search_text',
+  text: '$1 <% s.search_text',
+};
+
+/**
+ * The candidates, ranked by how much of the whole query their text holds, and when a postal code was
+ * typed the best within the suburbs and towns of that code (so that a common street name is not crowded
+ * out by its namesakes elsewhere); on each, the address for the typed number.
+ */
+function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: boolean): string {
   // Every parameter typed once here, whether or not this variant uses it (PostgreSQL refuses untyped ones).
   return `
     WITH input AS (SELECT $1::text AS text, $2::int AS size, $3::bpchar AS postal_code, $4::int AS number,
-                          $5::text AS house_number, $6::text AS unit),
+                          $5::text AS house_number, $6::text AS unit, $7::text AS core, $8::text AS area),
     by_text AS (
       SELECT s.id FROM geo.streets s
-      WHERE $1 <% s.search_text
+      WHERE ${CANDIDATE_CONDITION[mode]}
       ORDER BY word_similarity($1, s.search_text) DESC, s.importance DESC, s.id
       LIMIT $2
     )${
@@ -147,8 +164,7 @@ function addressStatement(withNumber: boolean, withPostal: boolean): string {
       WHERE (street_code = $3::bpchar OR box_code = $3::bpchar) AND place_id IS NOT NULL
     ), in_postal_area AS (
       SELECT s.id FROM geo.streets s
-      WHERE (s.suburb_id IN (SELECT place_id FROM postal_places) OR s.town_id IN (SELECT place_id FROM postal_places))
-        AND $1 <% s.search_text
+      WHERE s.suburb_id IN (SELECT place_id FROM postal_places) OR s.town_id IN (SELECT place_id FROM postal_places)
       ORDER BY word_similarity($1, s.search_text) DESC, s.importance DESC, s.id
       LIMIT $2
     ), candidates AS (SELECT id FROM by_text UNION SELECT id FROM in_postal_area)`
@@ -164,6 +180,9 @@ function addressStatement(withNumber: boolean, withPostal: boolean): string {
     LEFT JOIN LATERAL (${withNumber ? ADDRESS_BY_NUMBER : FIRST_ADDRESS}) a ON true`;
 }
 
+/** A first try this sure needs no second. */
+const SURE_ENOUGH = 0.6;
+
 /** Street addresses (and streets, when no house number is typed) matching the query. */
 export async function searchAddresses(
   db: Queryable,
@@ -172,15 +191,34 @@ export async function searchAddresses(
 ): Promise<Ranked[]> {
   const query = readAddressQuery(text);
   if (!/[a-z]/.test(query.text)) return [];
+  const street = splitStreetQuery(query.text);
+  const first: CandidateMode =
+    !street || !/[a-z]/.test(street.core) ? 'text' : street.area ? 'core-area' : 'core';
+  const found = await addressesBy(db, query, street, first, options);
+  if (first === 'text' || found.some((result) => result.item.confidence >= SURE_ENOUGH)) return found;
+  const again = await addressesBy(db, query, street, 'text', options);
+  const seen = new Set(found.map((result) => `${result.item.type}:${result.item.id}`));
+  return [...found, ...again.filter((result) => !seen.has(`${result.item.type}:${result.item.id}`))];
+}
+
+async function addressesBy(
+  db: Queryable,
+  query: AddressQuery,
+  street: { core: string; area: string } | undefined,
+  mode: CandidateMode,
+  options: SearchOptions,
+): Promise<Ranked[]> {
   const withNumber = query.number !== undefined;
   const withPostal = query.postalCode !== undefined;
-  const rows: AddressRow[] = await db.query(addressStatement(withNumber, withPostal), [
+  const rows: AddressRow[] = await db.query(addressStatement(mode, withNumber, withPostal), [
     query.text,
     options.limit + 20,
     query.postalCode ?? null,
     query.number ?? null,
     query.houseNumber ?? null,
     query.unit ?? null,
+    street?.core ?? null,
+    street?.area ?? null,
   ]);
   const queryWords = query.text.split(' ');
   const results: Ranked[] = [];
@@ -362,7 +400,9 @@ export async function searchPlaces(
     [text.folded, options.limit + 20],
   );
   return rows.flatMap((row) => {
-    const score = confidence(0.5 * Number(row.name_in_query) + 0.5 * Number(row.query_in_text));
+    // Both ways round: the place's name typed, and nothing typed but the place ("12 Church Street, Paarl"
+    // names Paarl, but is not a search for it).
+    const score = confidence(Number(row.name_in_query) * Number(row.query_in_text));
     if (score < MIN_CONFIDENCE) return [];
     const parent = row.parent_name && row.parent_name !== row.name ? row.parent_name : undefined;
     return [
@@ -511,6 +551,8 @@ export async function searchErven(
        WHERE parcel_id = p.id ORDER BY unit NULLS FIRST, number_value, id LIMIT 1
      ) a ON true
      WHERE p.parcel_number = $1
+       -- A farm portion has a number too, of another series: the farm search finds those.
+       AND NOT EXISTS (SELECT 1 FROM geo.farms f WHERE f.parcel_id = p.id)
      ORDER BY area_score DESC, (p.portion IS NOT DISTINCT FROM $3) DESC, p.portion, p.id
      LIMIT $4`,
     [erf.parcelNumber, erf.area, erf.portion ?? null, options.limit + 20],
