@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Db from '@portal/db';
+import type * as Geo from '@portal/geo';
 import { ROOT } from '../../scripts/lib/processes.mjs';
 
 /** What the global setup started, for the tests: written to HARNESS_FILE, read with `harness()`. */
@@ -34,3 +35,10 @@ export function harness(): Harness {
 
 /** libs/db as built: its TypeORM entities need SWC's decorator metadata, which Playwright's transform lacks. */
 export const loadDb = () => createRequire(import.meta.url)(join(ROOT, 'libs/db/dist/index.js')) as typeof Db;
+
+/** libs/geo as built (the generator), for the run's geodata. */
+export const loadGeo = () =>
+  createRequire(import.meta.url)(join(ROOT, 'libs/geo/dist/index.js')) as typeof Geo;
+
+/** The towns and size of the run's generated geodata: small, quick to make, every coverage state. */
+export const E2E_GEODATA = { scale: 3000, seed: 'e2e', towns: ['Stellenbosch', 'Pretoria'] } as const;

@@ -9,13 +9,15 @@ import {
   stopProcesses,
   waitUntilReady,
 } from '../../scripts/lib/processes.mjs';
-import { BASE_URL_ENV, HARNESS_FILE, loadDb, type Harness } from './env';
+import { BASE_URL_ENV, E2E_GEODATA, HARNESS_FILE, loadDb, loadGeo, type Harness } from './env';
 
 /** What the run needs built; `npm test` builds it (prepare), this setup builds nothing. */
 const BUILT = [
   'libs/db/dist/index.js',
   'services/identity/dist/main.js',
   'services/services-admin/dist/main.js',
+  'services/locator/dist/main.js',
+  'libs/geo/dist/index.js',
   'services/gateway/dist/main.js',
   'shell/dist/index.html',
 ];
@@ -39,9 +41,10 @@ async function freePorts(count: number): Promise<number[]> {
 }
 
 /**
- * Starts the portal for the browser tests: a throwaway seeded database, identity, services-admin and the
- * gateway on free ports with their own var folder (so the mails of this run land in a known place) and the
- * remotes list with the test remote. Global teardown stops them and drops the database.
+ * Starts the portal for the browser tests: a throwaway seeded database with generated geodata, identity,
+ * services-admin, the locator and the gateway on free ports with their own var folder (so the mails of this
+ * run land in a known place) and the remotes list with the test remote. Global teardown stops them and
+ * drops the database.
  */
 export default async function globalSetup(): Promise<void> {
   const missing = BUILT.filter((file) => !existsSync(join(ROOT, file)));
@@ -54,6 +57,8 @@ export default async function globalSetup(): Promise<void> {
 
   const db = loadDb();
   const database = await db.createTestDatabase({ seed: true });
+  // The locator's data: reference places and a few generated towns.
+  await loadGeo().generateGeodata(database.dataSource, { ...E2E_GEODATA, towns: [...E2E_GEODATA.towns] });
   await database.dataSource.destroy();
 
   const runDir = join(ROOT, 'var', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
