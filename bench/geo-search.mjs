@@ -191,6 +191,14 @@ const CATEGORIES = [
 const PER_CATEGORY = 20;
 
 /**
+ * A street name as the search compares it, in SQL: case and spaces aside, an Afrikaans type written into
+ * the name the same as the English one ("Voortrekkerstraat" is "Voortrekker Street").
+ */
+const streetKey = (column) =>
+  `replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(lower(${column}),
+     'straat$', 'street'), 'rylaan$', 'drive'), 'laan$', 'avenue'), 'weg$', 'road'), ' ', '')`;
+
+/**
  * Builds the query set from the bench dataset: for each category, addresses in a fixed pseudo-random
  * order (md5 of source id and category) that the category can write and whose number and street (and
  * unit) are unique in the category's scope, written as the category writes them.
@@ -207,7 +215,7 @@ export async function buildRelevanceQueries(client, perCategory = PER_CATEGORY) 
          AND ${category.sql ?? 'true'}
          AND NOT EXISTS (
            SELECT 1 FROM geo.addresses b
-           WHERE b.street_name = a.street_name AND b.house_number = a.house_number
+           WHERE ${streetKey('b.street_name')} = ${streetKey('a.street_name')} AND b.house_number = a.house_number
              AND b.unit IS NOT DISTINCT FROM a.unit AND b.id <> a.id
              AND b.${category.scope} = a.${category.scope})
        ORDER BY md5(a.source_id || $1)

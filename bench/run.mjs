@@ -17,6 +17,7 @@ import { measureLoginPage } from './login-page.mjs';
 import { measureGatewayOverhead } from './gateway-overhead.mjs';
 import { measurePageForModel, writePageForModelResults } from './page-for-model.mjs';
 import { measureGeoImport } from './geo-import.mjs';
+import { measureGeoSearch, writeGeoSearchResults } from './geo-search.mjs';
 
 await exitOnPrepareError(() => prepare({ browser: true }));
 const gatewayPort = await findFreePort();
@@ -44,6 +45,7 @@ try {
     gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 8),
     pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000, samples: 30 })),
     geoImport: await measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
+    geoSearch: writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

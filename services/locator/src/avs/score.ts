@@ -138,6 +138,32 @@ export function streetTextScore(queryInText: number, nameCovered: number): numbe
   return queryInText * (0.55 + 0.45 * nameCovered);
 }
 
+/** How much of the typed street name (complete words, followed by the street type) the name holds, 0..1. */
+export function coreCoverage(coreWords: readonly string[], nameWords: readonly string[]): number {
+  if (!coreWords.length || !nameWords.length) return 0;
+  let found = 0;
+  for (const typed of coreWords) {
+    let best = 0;
+    for (const word of nameWords) best = Math.max(best, wordMatch(word, typed, false));
+    found += best;
+  }
+  return found / coreWords.length;
+}
+
+/**
+ * A street's match when the query names it by its own name and an area: both ways round on the name (all
+ * of the name typed, nothing typed that is not in the name), and the area typed found in its suburb and
+ * town (a namesake in another town scores about half). Without an area typed, the name alone.
+ */
+export function namedStreetScore(
+  nameCovered: number,
+  coreCovered: number,
+  areaInText: number | null,
+): number {
+  const name = 0.5 * nameCovered + 0.5 * coreCovered;
+  return areaInText === null ? name : name * (0.4 + 0.6 * areaInText);
+}
+
 /** Clamped to 0..1 and rounded to 3 places (confidences are shown and compared, not computed on). */
 export const confidence = (value: number): number =>
   Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;

@@ -11,7 +11,14 @@ import {
   type FarmQuery,
   type SearchText,
 } from './parse';
-import { agreementFactor, confidence, nameCoverage, streetTextScore } from './score';
+import {
+  agreementFactor,
+  confidence,
+  coreCoverage,
+  namedStreetScore,
+  nameCoverage,
+  streetTextScore,
+} from './score';
 
 /**
  * The searches behind /api/avs/search, /geocode and /searchPostal: one function per kind of feature, each
@@ -77,6 +84,7 @@ interface AddressRow {
   street_town: string;
   importance: number;
   query_in_text: number;
+  area_in_text: number | null;
   street_lat: number | null;
   street_lng: number | null;
   street_key: string;
@@ -137,9 +145,20 @@ const FIRST_ADDRESS = `
 type CandidateMode = 'core-area' | 'core' | 'text';
 
 const CANDIDATE_CONDITION: Record<CandidateMode, string> = {
-  'core-area': '$7 <% s.search_text AND $8 <% s.search_text',
-  core: '$7 <% s.search_text',
+  'core-area': '$7 <% lower(s.name) AND $8 <% s.search_text',
+  core: '$7 <% lower(s.name)',
   text: '$1 <% s.search_text',
+};
+
+/**
+ * How candidates are ranked before the best are taken: the whole query in the street's text, or the name
+ * typed in the street's name times the area typed in its text (the whole query's similarity would favour
+ * a wrong street in a suburb with a short name over the right one in a long-named suburb that was not typed).
+ */
+const CANDIDATE_ORDER: Record<CandidateMode, string> = {
+  'core-area': 'word_similarity($7, lower(s.name)) * word_similarity($8, s.search_text)',
+  core: 'word_similarity($7, lower(s.name))',
+  text: 'word_similarity($1, s.search_text)',
 };
 
 /**
@@ -155,7 +174,7 @@ function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: 
     by_text AS (
       SELECT s.id FROM geo.streets s
       WHERE ${CANDIDATE_CONDITION[mode]}
-      ORDER BY word_similarity($1, s.search_text) DESC, s.importance DESC, s.id
+      ORDER BY ${CANDIDATE_ORDER[mode]} DESC, s.importance DESC, s.id
       LIMIT $2
     )${
       withPostal
@@ -165,13 +184,14 @@ function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: 
     ), in_postal_area AS (
       SELECT s.id FROM geo.streets s
       WHERE s.suburb_id IN (SELECT place_id FROM postal_places) OR s.town_id IN (SELECT place_id FROM postal_places)
-      ORDER BY word_similarity($1, s.search_text) DESC, s.importance DESC, s.id
+      ORDER BY ${CANDIDATE_ORDER[mode === 'core-area' ? 'core' : mode]} DESC, s.importance DESC, s.id
       LIMIT $2
     ), candidates AS (SELECT id FROM by_text UNION SELECT id FROM in_postal_area)`
         : `, candidates AS (SELECT id FROM by_text)`
     }
     SELECT s.id::text AS street_id, s.name AS street, s.suburb AS street_suburb, s.town AS street_town,
            s.importance, word_similarity($1, s.search_text) AS query_in_text,
+           CASE WHEN $8 <> '' THEN word_similarity($8, s.search_text) END AS area_in_text,
            s.source || ':' || s.source_id AS street_key,
            ST_Y(mid.point) AS street_lat, ST_X(mid.point) AS street_lng, a.*
     FROM candidates c
@@ -221,12 +241,19 @@ async function addressesBy(
     street?.area ?? null,
   ]);
   const queryWords = query.text.split(' ');
+  const coreWords = street?.core.split(' ') ?? [];
   const results: Ranked[] = [];
   for (const row of rows) {
-    const textScore = streetTextScore(
-      Number(row.query_in_text),
-      nameCoverage(normaliseForSearch(row.street).split(' '), queryWords),
-    );
+    const nameWords = normaliseForSearch(row.street).split(' ');
+    const nameCovered = nameCoverage(nameWords, queryWords);
+    const textScore =
+      mode === 'text'
+        ? streetTextScore(Number(row.query_in_text), nameCovered)
+        : namedStreetScore(
+            nameCovered,
+            coreCoverage(coreWords, nameWords),
+            street?.area ? Number(row.area_in_text) : null,
+          );
     const hasAddress = row.address_id !== null;
     const factor = agreementFactor({
       numberTyped: withNumber,
