@@ -478,9 +478,9 @@ export function farmTitle(farm: {
 }
 
 /**
- * Farms by name (trigram index) or number (B-tree on farm_number, portion). A typed number that differs
- * costs much (farm names repeat across the country: the number tells them apart), a typed portion or
- * division that differs a little; without a typed portion the whole farm or its remainder comes first.
+ * Farms by number (B-tree on farm_number, portion) or name (trigram index). A typed name that differs
+ * costs much, a typed portion or division that differs a little; without a typed portion the whole farm
+ * or its remainder comes first.
  */
 export async function searchFarms(
   db: Queryable,
@@ -489,19 +489,11 @@ export async function searchFarms(
 ): Promise<Ranked[]> {
   const farm = parseFarmQuery(text);
   if (!farm) return [];
-  const rows: FarmRow[] = await db.query(
-    `SELECT f.id::text AS id, f.name, f.farm_number, f.portion, f.division, f.town, f.province,
-            ST_Y(ST_PointOnSurface(f.geom)) AS lat, ST_X(ST_PointOnSurface(f.geom)) AS lng,
-            f.parcel_id::text AS parcel_id, f.source || ':' || f.source_id AS source_key,
-            CASE WHEN $1 <> '' THEN greatest(similarity(lower(f.name), $1), word_similarity($1, lower(f.name))) END AS name_score
-     FROM geo.farms f
-     WHERE ($1 <> '' AND (lower(f.name) % $1 OR $1 <% lower(f.name))) OR f.farm_number = $2
-     ORDER BY (f.farm_number IS NOT DISTINCT FROM $2) DESC,
-              CASE WHEN $1 <> '' THEN greatest(similarity(lower(f.name), $1), word_similarity($1, lower(f.name))) ELSE 1 END DESC,
-              (f.portion IS NOT DISTINCT FROM $3) DESC, f.portion, f.id
-     LIMIT $4`,
-    [farm.name, farm.farmNumber ?? null, farm.portion ?? null, options.limit + 40],
-  );
+  // A typed number finds the few farms that carry it (farm names repeat by the hundred, and fuzzy matches of
+  // "...fontein" by the thousand); by name only when no number is typed, or none carries it.
+  let rows = farm.farmNumber !== undefined ? await farmsBy(db, farm, 'f.farm_number = $2', options) : [];
+  if (!rows.length && farm.name)
+    rows = await farmsBy(db, farm, '(lower(f.name) % $1 OR $1 <% lower(f.name))', options);
   return rows.flatMap((row) => {
     const score = confidence(farmScore(farm, row));
     if (score < MIN_CONFIDENCE) return [];
@@ -519,6 +511,28 @@ export async function searchFarms(
       },
     ];
   });
+}
+
+function farmsBy(
+  db: Queryable,
+  farm: FarmQuery,
+  condition: string,
+  options: SearchOptions,
+): Promise<FarmRow[]> {
+  return db.query(
+    // Every parameter typed once (the name variant does not use the number).
+    `WITH input AS (SELECT $1::text AS name, $2::int AS farm_number, $3::int AS portion)
+     SELECT f.id::text AS id, f.name, f.farm_number, f.portion, f.division, f.town, f.province,
+            ST_Y(ST_PointOnSurface(f.geom)) AS lat, ST_X(ST_PointOnSurface(f.geom)) AS lng,
+            f.parcel_id::text AS parcel_id, f.source || ':' || f.source_id AS source_key,
+            CASE WHEN $1 <> '' THEN greatest(similarity(lower(f.name), $1), word_similarity($1, lower(f.name))) END AS name_score
+     FROM geo.farms f
+     WHERE ${condition}
+     ORDER BY CASE WHEN $1 <> '' THEN greatest(similarity(lower(f.name), $1), word_similarity($1, lower(f.name))) ELSE 1 END DESC,
+              (f.portion IS NOT DISTINCT FROM $3) DESC, f.portion, f.id
+     LIMIT $4`,
+    [farm.name, farm.farmNumber ?? null, farm.portion ?? null, options.limit + 40],
+  );
 }
 
 function farmScore(farm: FarmQuery, row: FarmRow): number {
