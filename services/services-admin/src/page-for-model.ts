@@ -9,7 +9,7 @@ import {
 import { UserTotalsEntity } from '@portal/db';
 import { badRequest } from '@portal/server-kit';
 import { escapeLike, Parameters } from './sql';
-import { groupsJsonOf, groupsOf, usersJsonOf, usersOf, type RowSource, type Rows } from './views';
+import { groupsOf, usersOf, type RowSource, type Rows } from './views';
 
 /**
  * GET /api/v1.0/services/page-for-model (spec 03 §7): one page of the users or groups grid, filtered and
@@ -587,24 +587,21 @@ async function pageByGroupName<Doc>(
   return { docs: (await rowsOf({ ids, params: query.values })).docs, total };
 }
 
-/** How a page's rows are read: as objects (usersOf, groupsOf) or as JSON texts (usersJsonOf, groupsJsonOf). */
-interface PageReaders<User, Group> {
-  users: (manager: EntityManager) => RowReader<User>;
-  groups: (manager: EntityManager) => RowReader<Group>;
-}
-
-async function readPage<User, Group>(
+/** Runs a page request. The limits are for tests, to reach each way of reading a page with few rows. */
+export async function pageForModel(
   manager: EntityManager,
   request: PageRequest,
-  readers: PageReaders<User, Group>,
-  { concurrentWalkLimit = CONCURRENT_WALK_LIMIT, sortedMatchesLimit = SORTED_MATCHES_LIMIT }: Partial<Limits>,
-): Promise<Page<User> | Page<Group>> {
+  {
+    concurrentWalkLimit = CONCURRENT_WALK_LIMIT,
+    sortedMatchesLimit = SORTED_MATCHES_LIMIT,
+  }: Partial<Limits> = {},
+): Promise<UsersPage | GroupsPage> {
   const selection = selectionOf(request);
   const limits = { concurrentWalkLimit, sortedMatchesLimit };
   if (request.model === 'groups') {
-    return pageInOrder(manager, request, selection, readers.groups(manager), limits);
+    return pageInOrder(manager, request, selection, (source) => groupsOf(manager, source), limits);
   }
-  const users = readers.users(manager);
+  const users = (source: RowSource) => usersOf(manager, source);
   const [first] = request.sort;
   if (request.sort.length > 1 || first.field !== 'groupName') {
     return pageInOrder(manager, request, selection, users, limits);
@@ -613,38 +610,4 @@ async function readPage<User, Group>(
   const bySlices = () => pageByGroupName(manager, request, selection, users, first.descending);
   const walkable = request.filters.every(({ field }) => MODELS.users.fields[field].kind === 'boolean');
   return walkable ? bySlices() : pageInOrder(manager, request, selection, users, limits, bySlices);
-}
-
-/** Runs a page request. The limits are for tests, to reach each way of reading a page with few rows. */
-export function pageForModel(
-  manager: EntityManager,
-  request: PageRequest,
-  limits: Partial<Limits> = {},
-): Promise<UsersPage | GroupsPage> {
-  return readPage(
-    manager,
-    request,
-    {
-      users: (m) => (source) => usersOf(m, source),
-      groups: (m) => (source) => groupsOf(m, source),
-    },
-    limits,
-  );
-}
-
-/**
- * Runs a page request and answers the JSON text of the page ({ docs, total }, the contract's ModelPage),
- * its rows as PostgreSQL wrote them: what the route sends.
- */
-export async function pageForModelJson(manager: EntityManager, request: PageRequest): Promise<string> {
-  const page = await readPage(
-    manager,
-    request,
-    {
-      users: (m) => (source) => usersJsonOf(m, source),
-      groups: (m) => (source) => groupsJsonOf(m, source),
-    },
-    {},
-  );
-  return `{"docs":[${page.docs.join(',')}],"total":${page.total}}`;
 }

@@ -43,31 +43,6 @@ async function rowsOf<Doc>(
   return { docs: rows, total };
 }
 
-/** A row as the JSON text PostgreSQL wrote for it: sent on as it is. */
-export type JsonText = string & { readonly jsonText: true };
-
-/**
- * The rows of a source as JSON texts, one per row, for answers that only pass them on (the grids' pages):
- * the driver then reads one text column per row instead of a dozen typed ones (arrays, timestamps), and the
- * answer is not serialised again — on a page of 1000 rows that is most of the time the call takes.
- */
-async function jsonRowsOf(
-  manager: EntityManager,
-  source: RowSource,
-  view: { columns: string; from: string },
-): Promise<Rows<JsonText>> {
-  const rows: { doc: JsonText; page_total?: number }[] = await manager.query(
-    `${source.with ? `WITH ${source.with}` : ''}
-     SELECT row_to_json(r)::text AS doc${source.total ? `, ${source.total} AS page_total` : ''}
-     FROM unnest(${source.ids}) WITH ORDINALITY AS page(id, position)
-     ${view.from}
-     CROSS JOIN LATERAL (SELECT ${view.columns}) r
-     ORDER BY page.position ${source.reversed ? 'DESC' : 'ASC'}`,
-    source.params,
-  );
-  return { docs: rows.map((row) => row.doc), total: rows[0]?.page_total };
-}
-
 /** A list of ids as a source. */
 const listed = (ids: readonly string[]): RowSource => ({ ids: '$1::uuid[]', params: [ids] });
 
@@ -91,10 +66,6 @@ const USER_VIEW = {
 /** The users of a source, in its order (ids not found are left out). */
 export const usersOf = (manager: EntityManager, source: RowSource) =>
   rowsOf<AdminUser>(manager, source, USER_VIEW);
-
-/** usersOf as JSON texts (jsonRowsOf). */
-export const usersJsonOf = (manager: EntityManager, source: RowSource) =>
-  jsonRowsOf(manager, source, USER_VIEW);
 
 export async function adminUsers(manager: EntityManager, ids: readonly string[]): Promise<AdminUser[]> {
   return ids.length === 0 ? [] : (await usersOf(manager, listed(ids))).docs;
@@ -126,10 +97,6 @@ const GROUP_VIEW = {
 /** The groups of a source, in its order (ids not found are left out). */
 export const groupsOf = (manager: EntityManager, source: RowSource) =>
   rowsOf<AdminGroup>(manager, source, GROUP_VIEW);
-
-/** groupsOf as JSON texts (jsonRowsOf). */
-export const groupsJsonOf = (manager: EntityManager, source: RowSource) =>
-  jsonRowsOf(manager, source, GROUP_VIEW);
 
 export async function adminGroups(manager: EntityManager, ids: readonly string[]): Promise<AdminGroup[]> {
   return ids.length === 0 ? [] : (await groupsOf(manager, listed(ids))).docs;
