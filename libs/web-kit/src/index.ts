@@ -37,6 +37,7 @@ export { useCurrentUser, type CurrentUser } from './auth/useCurrentUser';
 export {
   RequireRole,
   RequireAnonymous,
+  RequireService,
   SessionPending,
   useReturnTo,
   type ReturnToState,

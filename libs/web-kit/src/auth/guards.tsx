@@ -5,6 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import { canAccess } from '@portal/domain';
 import { useAppSelector } from '../store/store';
 import { selectSessionStatus } from './authSlice';
+import { useServicesQuery } from '../api/baseApi';
 import { useCurrentUser } from './useCurrentUser';
 
 /** Router state the portal passes along: where to go back to after logging in. */
@@ -53,5 +54,29 @@ export function RequireAnonymous({ children }: { children: ReactNode }) {
   const returnTo = useReturnTo();
   if (isLoading) return <SessionPending />;
   if (user) return <Navigate to={returnTo} replace />;
+  return children;
+}
+
+/**
+ * Lets a logged-in user in when one of their services (their own and their group's, GET
+ * /api/v1.0/services) with one of `identifiers` is active; everyone else goes to '/' (spec 01 §2: "redirects
+ * to home if the user is not authenticated or no service is active"; spec 03 §2). A UI courtesy: the
+ * services check the session on every call.
+ */
+export function RequireService({
+  identifiers,
+  children,
+}: {
+  identifiers: readonly string[];
+  children: ReactNode;
+}) {
+  const { user, isLoading } = useCurrentUser();
+  const services = useServicesQuery(undefined, { skip: !user });
+  if (isLoading || (user && services.isLoading)) return <SessionPending />;
+  if (!user) return <Navigate to="/" replace />;
+  const active = (services.data ?? []).some(
+    (service) => service.active && identifiers.includes(service.identifier),
+  );
+  if (!active) return <Navigate to="/" replace />;
   return children;
 }
