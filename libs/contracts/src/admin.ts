@@ -9,6 +9,17 @@ import { Service } from './services';
 /** A group reference entry in the spec's list format: [label, key, position, required?, regex?, message?, hidden?]. */
 export const GroupReferenceEntry = Type.Array(Type.Unknown(), { minItems: 2, maxItems: 7 });
 
+/**
+ * GET /api/v1.0/users/me/references: the reference entries the request form asks the current user for —
+ * the group's claimsReferences for a claims user, else its references ([] without a group). Unfiltered:
+ * the form drops hidden entries itself (spec 01 §5).
+ */
+export const MyReferencesAnswer = Type.Object({
+  claimsUser: Type.Boolean(),
+  references: Type.Array(GroupReferenceEntry),
+});
+export type MyReferencesAnswer = Static<typeof MyReferencesAnswer>;
+
 export const AdminUser = Type.Object({
   _id: Type.String(),
   name: Type.String(),

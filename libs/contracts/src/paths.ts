@@ -1,6 +1,8 @@
 /** API paths of the account and session calls (spec 01 §7), shared by the shell and identity. */
 export const API = {
   me: '/api/v1.0/users/me',
+  /** The reference fields of the user's request form (their group's references, or claimsReferences). */
+  myReferences: '/api/v1.0/users/me/references',
   loggedIn: '/api/v1.0/loggedin',
   login: '/api/v1.0/login',
   register: '/api/v1.0/register',

@@ -390,3 +390,31 @@ describe('menu, services and audit', () => {
     });
   });
 });
+
+describe('the request form references', () => {
+  const referencesOf = async (who: string) => {
+    const cookie = cookieOf(await login(who))!;
+    return app.inject({ url: '/api/v1.0/users/me/references', cookies: { [SESSION_COOKIE]: cookie } });
+  };
+
+  it("answers the group's references for a user and its claimsReferences for a claims user", async () => {
+    const plain = await referencesOf('user@portal.test');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json().claimsUser).toBe(false);
+    expect(plain.json().references.map((entry: unknown[]) => entry[1])).toEqual([
+      'POLICY_NUMBER',
+      'BROKER_NAME',
+      'UNDERWRITING_BATCH',
+    ]);
+    const claims = await referencesOf('claims@portal.test');
+    expect(claims.json()).toMatchObject({ claimsUser: true });
+    expect(claims.json().references.map((entry: unknown[]) => entry[1])).toEqual([
+      'CLAIM_NUMBER',
+      'ASSESSOR_NAME',
+    ]);
+  });
+
+  it('401s without a session', async () => {
+    expect((await app.inject({ url: '/api/v1.0/users/me/references' })).statusCode).toBe(401);
+  });
+});

@@ -4,6 +4,7 @@ import {
   ErrorAnswer,
   MenuAnswer,
   MenuParams,
+  MyReferencesAnswer,
   ServicesAnswer,
   SuccessAnswer,
 } from '@portal/contracts';
@@ -35,6 +36,24 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
       const user = await ds.getRepository(UserEntity).findOneBy({ id: request.user.sub });
       if (!user || !user.active) throw unauthorized();
       return { success: true, services: (await ownServices(ds, user)).map(toServiceAnswer) };
+    },
+  );
+
+  // The request form's reference fields (spec 01 §3, §5): users/me carries the group without them, and the
+  // group administration calls are for admins. Read fresh, like users/me, so an edited group shows at once.
+  app.get(
+    API.myReferences,
+    { preHandler: app.authenticate, schema: { response: { 200: MyReferencesAnswer, 401: ErrorAnswer } } },
+    async (request) => {
+      const user = await ds
+        .getRepository(UserEntity)
+        .findOne({ where: { id: request.user.sub }, relations: { group: true } });
+      if (!user || !user.active) throw unauthorized();
+      const group = user.group && user.group.active ? user.group : null;
+      return {
+        claimsUser: user.claimsUser,
+        references: (user.claimsUser ? group?.claimsReferences : group?.references) ?? [],
+      };
     },
   );
 
