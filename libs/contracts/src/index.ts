@@ -5,3 +5,5 @@ export * from './remotes';
 export * from './paths';
 export * from './admin';
 export * from './geo';
+export * from './validation';
+export * from './requests';
