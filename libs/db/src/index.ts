@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 
 export * from './entities';
-export { MIGRATIONS, Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000 } from './migrations';
+export {
+  MIGRATIONS,
+  Initial1763700000000,
+  ServicesAdmin1763800000000,
+  Geo1763900000000,
+  Requests1764000000000,
+} from './migrations';
 export { createDataSource, type DataSourceOptions } from './data-source';
 export {
   DEFAULT_DATABASE_URL,

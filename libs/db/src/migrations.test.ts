@@ -59,6 +59,7 @@ describe('migrations', () => {
       'Initial1763700000000',
       'ServicesAdmin1763800000000',
       'Geo1763900000000',
+      'Requests1764000000000',
     ]);
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
     expect(await db.dataSource.showMigrations()).toBe(false);

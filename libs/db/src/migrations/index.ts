@@ -1,8 +1,14 @@
 import { Initial1763700000000 } from './1763700000000-Initial';
 import { ServicesAdmin1763800000000 } from './1763800000000-ServicesAdmin';
 import { Geo1763900000000 } from './1763900000000-Geo';
+import { Requests1764000000000 } from './1764000000000-Requests';
 
-export { Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000 };
+export { Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000, Requests1764000000000 };
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
-export const MIGRATIONS = [Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000];
+export const MIGRATIONS = [
+  Initial1763700000000,
+  ServicesAdmin1763800000000,
+  Geo1763900000000,
+  Requests1764000000000,
+];
