@@ -5,6 +5,7 @@ import type { LocatorConfig } from './config';
 import { avsRoutes } from './routes/avs';
 import { imageryRoutes } from './routes/imagery';
 import { tileRoutes } from './routes/tiles';
+import { validateRoutes } from './routes/validate';
 
 export interface LocatorDeps {
   ds: DataSource;
@@ -30,6 +31,7 @@ export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {
     await avsRoutes(typed(scope), ctx);
     await tileRoutes(typed(scope), ctx);
     await imageryRoutes(typed(scope), ctx);
+    await validateRoutes(typed(scope), ctx);
   });
   return app;
 }

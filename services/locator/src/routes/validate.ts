@@ -1,0 +1,55 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  ErrorAnswer,
+  ROLE,
+  VALIDATION_API,
+  VALIDATION_BATCH_MAX,
+  ValidateAnswer,
+  ValidateBatchAnswer,
+  ValidateBatchInput,
+  ValidateInput,
+} from '@portal/contracts';
+import { badRequest, unauthorized, type TypedFastify } from '@portal/server-kit';
+import type { LocatorContext } from '../context';
+import { validateAddress, validateBatch } from '../validate/validate';
+import { AVS_TEXT } from './avs';
+
+const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer } as const;
+
+export const VALIDATION_TEXT = {
+  noAddresses: 'Send at least one address to validate.',
+  tooManyAddresses: `At most ${VALIDATION_BATCH_MAX} addresses can be validated in one call; send the rest in another.`,
+} as const;
+
+/**
+ * Address validation, for the /avs screen: one typed address, or a batch of up to VALIDATION_BATCH_MAX
+ * (a CSV file, sent in chunks). The same session rule as the address service (routes/avs.ts).
+ */
+export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
+  const guard = [
+    app.requireRoles(ROLE.authenticated),
+    async (request: FastifyRequest) => {
+      if (!request.user.email?.trim()) throw unauthorized(AVS_TEXT.needsEmail);
+    },
+  ];
+
+  app.post(
+    VALIDATION_API.validate,
+    { onRequest: guard, schema: { body: ValidateInput, response: { 200: ValidateAnswer, ...ERRORS } } },
+    async (request) => ({ success: true, result: await validateAddress(ctx.ds, request.body.address) }),
+  );
+
+  app.post(
+    VALIDATION_API.batch,
+    {
+      onRequest: guard,
+      schema: { body: ValidateBatchInput, response: { 200: ValidateBatchAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const { addresses } = request.body;
+      if (!addresses.length) throw badRequest(VALIDATION_TEXT.noAddresses);
+      if (addresses.length > VALIDATION_BATCH_MAX) throw badRequest(VALIDATION_TEXT.tooManyAddresses);
+      return { success: true, results: await validateBatch(ctx.ds, addresses) };
+    },
+  );
+}
