@@ -47,3 +47,24 @@ export function createDataSource(url: string, opts: DataSourceOptions = {}): Dat
     ...(opts.settings ? { extra: { options: connectionOptions(opts.settings) } } : {}),
   });
 }
+
+/**
+ * The connection settings of a service of short statements (reads by index, small transactions): on
+ * two cores, starting parallel workers or JIT-compiling costs more than it saves, and a runaway query must
+ * not hold a connection for long.
+ */
+export const SHORT_STATEMENT_SETTINGS = {
+  max_parallel_workers_per_gather: 0,
+  jit: 'off',
+  statement_timeout: '10s',
+} as const;
+
+/** An initialised pool for a service: SHORT_STATEMENT_SETTINGS plus the service's own settings. */
+export async function openServiceDatabase(
+  url: string,
+  settings: Record<string, string | number> = {},
+): Promise<DataSource> {
+  const ds = createDataSource(url, { settings: { ...SHORT_STATEMENT_SETTINGS, ...settings } });
+  await ds.initialize();
+  return ds;
+}

@@ -8,7 +8,12 @@ export {
   Geo1763900000000,
   Requests1764000000000,
 } from './migrations';
-export { createDataSource, type DataSourceOptions } from './data-source';
+export {
+  createDataSource,
+  openServiceDatabase,
+  SHORT_STATEMENT_SETTINGS,
+  type DataSourceOptions,
+} from './data-source';
 export {
   DEFAULT_DATABASE_URL,
   databaseName,

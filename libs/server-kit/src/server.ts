@@ -1,5 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { createRedis } from './redis';
 
 /**
  * Listens and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting connections, lets
@@ -17,4 +19,38 @@ export async function runServer(app: FastifyInstance, host: string, port: number
     app.log.error({ err }, `could not listen on ${host}:${port}`);
     process.exit(1);
   }
+}
+
+/** What a service's main file is made of. */
+export interface ServiceParts<
+  Config extends { serviceName: string; host: string; port: number; databaseUrl: string; redisUrl: string },
+  Db extends { destroy(): Promise<void> },
+> {
+  config: Config;
+  openDatabase(url: string): Promise<Db>;
+  buildApp(config: Config, deps: { ds: Db; redis: Redis }): Promise<FastifyInstance>;
+}
+
+/**
+ * A service's main: opens its database pool and Redis, builds the app, closes both when the app closes,
+ * listens (runServer); a failure to start is printed and ends the process with code 1.
+ */
+export function startService<
+  Config extends { serviceName: string; host: string; port: number; databaseUrl: string; redisUrl: string },
+  Db extends { destroy(): Promise<void> },
+>({ config, openDatabase, buildApp }: ServiceParts<Config, Db>): void {
+  const start = async () => {
+    const ds = await openDatabase(config.databaseUrl);
+    const redis = createRedis(config.redisUrl, config.serviceName);
+    const app = await buildApp(config, { ds, redis });
+    app.addHook('onClose', async () => {
+      await ds.destroy();
+      await redis.quit();
+    });
+    await runServer(app, config.host, config.port);
+  };
+  start().catch((err) => {
+    console.error(`${config.serviceName} failed to start:`, err);
+    process.exit(1);
+  });
 }

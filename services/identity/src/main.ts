@@ -1,23 +1,14 @@
 import 'reflect-metadata';
 import { createDataSource } from '@portal/db';
-import { createRedis, runServer } from '@portal/server-kit';
+import { startService } from '@portal/server-kit';
 import { loadIdentityConfig } from './config';
 import { buildApp } from './app';
 
-async function main() {
-  const config = loadIdentityConfig();
-  const ds = createDataSource(config.databaseUrl);
+/** identity's pool: TypeORM's defaults (its statements are few and short; argon2 is what costs). */
+async function openDatabase(url: string) {
+  const ds = createDataSource(url);
   await ds.initialize();
-  const redis = createRedis(config.redisUrl, 'identity');
-  const app = await buildApp(config, { ds, redis });
-  app.addHook('onClose', async () => {
-    await ds.destroy();
-    await redis.quit();
-  });
-  await runServer(app, config.host, config.port);
+  return ds;
 }
 
-main().catch((err) => {
-  console.error('identity failed to start:', err);
-  process.exit(1);
-});
+startService({ config: loadIdentityConfig(), openDatabase, buildApp });

@@ -1,22 +1,8 @@
-import { createDataSource } from '@portal/db';
-import type { DataSource } from 'typeorm';
+import { openServiceDatabase } from '@portal/db';
 import { TRIGRAM_SETTINGS } from './avs/parse';
 
 /**
- * How the locator's connections are set up: short, index-driven reads (search as you type, reverse
- * look-ups, tiles). Parallel workers and JIT cost more than they save on such statements, and a runaway
- * query must not hold a connection.
+ * The locator's pool: short, index-driven reads (search as you type, reverse look-ups, tiles), with the
+ * address service's fuzzy-matching thresholds (avs/parse.ts).
  */
-export const DATABASE_SETTINGS = {
-  max_parallel_workers_per_gather: 0,
-  jit: 'off',
-  statement_timeout: '10s',
-  // The address service's fuzzy matching (avs/parse.ts).
-  ...TRIGRAM_SETTINGS,
-} as const;
-
-export async function openDatabase(url: string): Promise<DataSource> {
-  const ds = createDataSource(url, { settings: DATABASE_SETTINGS });
-  await ds.initialize();
-  return ds;
-}
+export const openDatabase = (url: string) => openServiceDatabase(url, TRIGRAM_SETTINGS);
