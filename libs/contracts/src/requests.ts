@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /**
  * Requests (spec 01 §3 "Request form", §7 "Request creation"; spec 02 §3; spec 03 §3, §7), served by
@@ -87,6 +87,12 @@ function literalUnion<T extends string>(values: readonly T[]) {
   return Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value))));
 }
 
+/**
+ * A schema or null, null tried first: the services' AJV coerces types, and tried after a string schema
+ * null would become ''.
+ */
+const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
 export const RequestTypeSchema = literalUnion(REQUEST_TYPES);
 export const RequestSubTypeSchema = literalUnion(REQUEST_SUBTYPES);
 export const RequestStatusSchema = literalUnion(REQUEST_STATUSES);
@@ -140,7 +146,7 @@ export const RequestParcel = Type.Object(
     addresses: Type.Optional(
       Type.Array(Type.Object({ id: Text(64), short_formatted_address: Text(500) }), { maxItems: 1000 }),
     ),
-    geometry: Type.Optional(Type.Union([RequestGeoJson, Type.Null()])),
+    geometry: Type.Optional(nullable(RequestGeoJson)),
   },
   { additionalProperties: true },
 );
@@ -148,11 +154,11 @@ export type RequestParcel = Static<typeof RequestParcel>;
 
 /** Imagery URL set (spec 01 §3): n, e, s, w obliques and o (ortho); null where an orientation failed. */
 export const RequestImageUrls = Type.Object({
-  n: Type.Optional(Type.Union([Url, Type.Null()])),
-  e: Type.Optional(Type.Union([Url, Type.Null()])),
-  s: Type.Optional(Type.Union([Url, Type.Null()])),
-  w: Type.Optional(Type.Union([Url, Type.Null()])),
-  o: Type.Optional(Type.Union([Url, Type.Null()])),
+  n: Type.Optional(nullable(Url)),
+  e: Type.Optional(nullable(Url)),
+  s: Type.Optional(nullable(Url)),
+  w: Type.Optional(nullable(Url)),
+  o: Type.Optional(nullable(Url)),
 });
 export type RequestImageUrls = Static<typeof RequestImageUrls>;
 
@@ -177,19 +183,17 @@ export const MAX_REFERENCE_LENGTH = 200;
  */
 export const RequestForm = Type.Object({
   requestType: RequestTypeSchema,
-  requestSubType: Type.Optional(Type.Union([RequestSubTypeSchema, Type.Null()])),
+  requestSubType: Type.Optional(nullable(RequestSubTypeSchema)),
   Searched_For: Type.Optional(Text(500)),
-  mode: Type.Optional(Type.Union([literalUnion(REQUEST_MODES), Type.Null()])),
-  Selected_Address: Type.Optional(Type.Union([RequestAddressValue, Type.Null()])),
+  mode: Type.Optional(nullable(literalUnion(REQUEST_MODES))),
+  Selected_Address: Type.Optional(nullable(RequestAddressValue)),
   Alternative_Addresses: Type.Optional(Type.Array(RequestAddressValue, { maxItems: 200 })),
-  coordinates: Type.Optional(Type.Union([RequestLatLng, Type.Null()])),
+  coordinates: Type.Optional(nullable(RequestLatLng)),
   /** [lat, lng]. */
-  coordinateArray: Type.Optional(
-    Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()]),
-  ),
+  coordinateArray: Type.Optional(nullable(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }))),
   cantlocate: Type.Optional(Type.Boolean()),
-  geojson: Type.Optional(Type.Union([RequestGeoJson, Type.Null()])),
-  map: Type.Optional(Type.Union([RequestMapView, Type.Null()])),
+  geojson: Type.Optional(nullable(RequestGeoJson)),
+  map: Type.Optional(nullable(RequestMapView)),
   reference: Type.Optional(
     Type.Union([Text(MAX_REFERENCE_LENGTH), Type.Record(Type.String(), Text(MAX_REFERENCE_LENGTH))]),
   ),
@@ -200,12 +204,12 @@ export const RequestForm = Type.Object({
   /** The tool's own name for what was requested (kept as sent). */
   type: Type.Optional(Text(60)),
   needsUpdate: Type.Optional(Type.Boolean()),
-  selected: Type.Optional(Type.Union([RequestSelected, Type.Null()])),
-  parcel: Type.Optional(Type.Union([RequestParcel, Type.Null()])),
+  selected: Type.Optional(nullable(RequestSelected)),
+  parcel: Type.Optional(nullable(RequestParcel)),
   /** The query as typed (upper-cased by the locator); the address to validate for an AVS request. */
   query: Type.Optional(Text(500)),
   usedIdan: Type.Optional(Type.Boolean()),
-  imageUrls: Type.Optional(Type.Union([RequestImageUrls, Type.Null()])),
+  imageUrls: Type.Optional(nullable(RequestImageUrls)),
   idempotencyKey: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
 });
 export type RequestForm = Static<typeof RequestForm>;
@@ -214,12 +218,12 @@ export type RequestForm = Static<typeof RequestForm>;
 export const RequestCreatedAnswer = Type.Literal(REQUEST_CREATED);
 
 export const RequestPerson = Type.Object({
-  id: Type.Union([Type.String(), Type.Null()]),
+  id: nullable(Type.String()),
   name: Type.String(),
   email: Type.String(),
 });
 export const RequestGroup = Type.Object({
-  id: Type.Union([Type.String(), Type.Null()]),
+  id: nullable(Type.String()),
   name: Type.String(),
   code: Type.String(),
 });
@@ -233,37 +237,37 @@ export const RequestRecord = Type.Object({
   _id: Type.String(),
   gripReference: Type.String(),
   requestType: RequestTypeSchema,
-  requestSubType: Type.Union([RequestSubTypeSchema, Type.Null()]),
+  requestSubType: nullable(RequestSubTypeSchema),
   status: RequestStatusSchema,
   created: Type.String({ format: 'date-time' }),
   user: RequestPerson,
-  group: Type.Union([RequestGroup, Type.Null()]),
-  forGroup: Type.Union([Type.String(), Type.Null()]),
-  Searched_For: Type.Union([Type.String(), Type.Null()]),
-  mode: Type.Union([Type.String(), Type.Null()]),
-  Selected_Address: Type.Union([RequestAddressValue, Type.Null()]),
+  group: nullable(RequestGroup),
+  forGroup: nullable(Type.String()),
+  Searched_For: nullable(Type.String()),
+  mode: nullable(Type.String()),
+  Selected_Address: nullable(RequestAddressValue),
   Alternative_Addresses: Type.Array(RequestAddressValue),
-  coordinates: Type.Union([RequestLatLng, Type.Null()]),
-  coordinateArray: Type.Union([Type.Array(Type.Number()), Type.Null()]),
+  coordinates: nullable(RequestLatLng),
+  coordinateArray: nullable(Type.Array(Type.Number())),
   cantlocate: Type.Boolean(),
-  geojson: Type.Union([RequestGeoJson, Type.Null()]),
-  map: Type.Union([RequestMapView, Type.Null()]),
+  geojson: nullable(RequestGeoJson),
+  map: nullable(RequestMapView),
   reference: Type.Record(Type.String(), Type.String()),
   referenceString: Type.String(),
   additional: Type.String(),
-  type: Type.Union([Type.String(), Type.Null()]),
+  type: nullable(Type.String()),
   needsUpdate: Type.Boolean(),
-  selected: Type.Union([RequestSelected, Type.Null()]),
-  parcel: Type.Union([RequestParcel, Type.Null()]),
-  query: Type.Union([Type.String(), Type.Null()]),
+  selected: nullable(RequestSelected),
+  parcel: nullable(RequestParcel),
+  query: nullable(Type.String()),
   usedIdan: Type.Boolean(),
-  imageUrls: Type.Union([RequestImageUrls, Type.Null()]),
+  imageUrls: nullable(RequestImageUrls),
   priority: Type.Boolean(),
-  reportPdfUrl: Type.Union([Type.String(), Type.Null()]),
-  _reportId: Type.Union([Type.String(), Type.Null()]),
-  dateFinalised: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  RVETotal: Type.Union([Type.Number(), Type.Null()]),
-  propertyType: Type.Union([Type.String(), Type.Null()]),
+  reportPdfUrl: nullable(Type.String()),
+  _reportId: nullable(Type.String()),
+  dateFinalised: nullable(Type.String({ format: 'date-time' })),
+  RVETotal: nullable(Type.Number()),
+  propertyType: nullable(Type.String()),
 });
 export type RequestRecord = Static<typeof RequestRecord>;
 
@@ -292,7 +296,7 @@ export const RequestMapPoint = Type.Object({
   id: Type.String(),
   gripReference: Type.String(),
   requestType: RequestTypeSchema,
-  requestSubType: Type.Union([RequestSubTypeSchema, Type.Null()]),
+  requestSubType: nullable(RequestSubTypeSchema),
   status: RequestStatusSchema,
   created: Type.String({ format: 'date-time' }),
   address: Type.String(),

@@ -44,6 +44,8 @@ export class Requests1764000000000 implements MigrationInterface {
         searched_for text,
         mode text,
         form_type text,
+        -- The address as one line, for lists, the map's popups and searching (from the form's fields).
+        address text NOT NULL DEFAULT '',
         selected_address jsonb,
         alternative_addresses jsonb NOT NULL DEFAULT '[]',
         lat double precision,

@@ -1,0 +1,31 @@
+import type { DataSource } from 'typeorm';
+import type { Redis } from 'ioredis';
+import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
+import type { RequestsConfig } from './config';
+import { requestRoutes } from './routes/requests';
+
+export interface RequestsDeps {
+  ds: DataSource;
+  redis: Redis;
+}
+
+/** The requests service as a Fastify app (tests drive it with inject; main.ts listens). */
+export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
+  const app = createServiceApp(config);
+  const ctx = { config, ds: deps.ds, redis: deps.redis };
+  // Verifies sessions only: identity alone holds the private key.
+  await app.register(authPlugin, {
+    publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
+    redis: deps.redis,
+    cookieSecure: config.cookieSecure,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+  });
+  registerHealth(app, 'requests', {
+    db: () => deps.ds.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+  });
+  await app.register(async (scope) => {
+    await requestRoutes(typed(scope), ctx);
+  });
+  return app;
+}
