@@ -43,6 +43,10 @@ const shared = {
   '@emotion/react': singleton(installedVersion('@emotion/react')),
   '@emotion/styled': singleton(installedVersion('@emotion/styled')),
   '@portal/web-kit': singleton(webKitVersion),
+  // OpenLayers by module path, like MUI: web-kit's MapView and the layers, overlays and interactions a
+  // remote adds to it must be one copy (OpenLayers keeps ids and instanceof checks per copy).
+  ol: singleton(installedVersion('ol')),
+  'ol/': singleton(installedVersion('ol')),
 };
 
 module.exports = { shared };

@@ -77,3 +77,6 @@ export { PortalProviders } from './PortalProviders';
 export const MapView = lazy(() => import('./map').then((map) => ({ default: map.MapView })));
 export const NotFoundMap = lazy(() => import('./map').then((map) => ({ default: map.NotFoundMap })));
 export type { MapViewProps, NotFoundMapProps, LatLng } from './map';
+// For layer components of remotes (children of MapView): the map's context. Types-only imports of
+// OpenLayers, so this adds no map code to the first page.
+export { useOlMap, useMapLayer, MapLayer } from './map/MapContext';

@@ -1,0 +1,37 @@
+/**
+ * The locator's search components, shared by /savi and /locate (mf-locator/README.md "Search components").
+ */
+export { parseGps, formatGps } from './gps';
+export {
+  SEARCH_OPTIONS,
+  SEARCH_OPTION_IDS,
+  AUTOCOMPLETE_DEBOUNCE_MS,
+  AUTOCOMPLETE_MIN_CHARS,
+  COUNTRY_SUFFIX,
+  withCountry,
+  keyAction,
+  type SearchOption,
+  type SearchOptionId,
+  type KeyAction,
+} from './searchOptions';
+export {
+  searchReducer,
+  initialSearchState,
+  offersCantLocate,
+  type SearchState,
+  type SearchAction,
+  type SelectedPlace,
+  type SearchStatus,
+} from './searchState';
+export { useLocatorSearch, useAvsOptions, type LocatorSearch } from './useLocatorSearch';
+export { SearchPanel, ResultList, type SearchPanelProps, type ResultListProps } from './SearchPanel';
+export { AlertDialog, useAlerts } from './AlertDialog';
+export { LocatorMap, type LocatorMapProps } from './map/LocatorMap';
+export { usePlaceDetails, isAreaPlace, AREA_TYPES, type PlaceDetails } from './map/usePlaceDetails';
+export { GeometryLayer, readGeometry } from './map/GeometryLayer';
+export { MainMarker, type MainMarkerProps } from './map/MainMarker';
+export { MapPopup, POPUP_SIZE } from './map/MapPopup';
+export { MarkerPopup, type MarkerPopupProps } from './map/MarkerPopup';
+export { MapFocus, type MapFocusProps } from './map/MapFocus';
+export { PARCEL_STYLE, AREA_STYLE, MAIN_MARKER_STYLE, ZOOM } from './map/styles';
+export { SEARCH_TEXT, POPUP_TEXT } from './texts';

@@ -1,0 +1,87 @@
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import type OlMap from 'ol/Map';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import { MapView, useCurrentUser } from '@portal/web-kit';
+import type { LocatorSearch } from '../useLocatorSearch';
+import { GeometryLayer } from './GeometryLayer';
+import { MainMarker } from './MainMarker';
+import { MapFocus } from './MapFocus';
+import { MapPopup } from './MapPopup';
+import { MarkerPopup } from './MarkerPopup';
+import { AREA_STYLE, PARCEL_STYLE, ZOOM } from './styles';
+import { isAreaPlace, type PlaceDetails } from './usePlaceDetails';
+
+export interface LocatorMapProps {
+  search: LocatorSearch;
+  details: PlaceDetails;
+  /** False while picture view is on (spec 01 §4). Default true. */
+  draggable?: boolean;
+  onMapReady?: (map: OlMap) => void;
+  /** More layers (children of MapView). */
+  children?: ReactNode;
+}
+
+/**
+ * The locator's map: the parcel overlay, the main marker (placed by a click in marker mode, dragged while
+ * draggable), its popup, the selected parcel (parcel style) or area (area style), and the zoom rules.
+ */
+export function LocatorMap({ search, details, draggable = true, onMapReady, children }: LocatorMapProps) {
+  const { user } = useCurrentUser();
+  const { state } = search;
+  const selected = state.selected;
+  const [popupOpen, setPopupOpen] = useState(true);
+  useEffect(() => setPopupOpen(true), [selected?.version]);
+
+  const area = isAreaPlace(selected);
+  const parcelGeometry = details.reverse?.parcel?.geometry ?? null;
+  const areaGeometry = details.area?.geometry ?? null;
+  const isMarker = !!selected && !selected.item;
+
+  return (
+    <Box sx={{ position: 'relative', width: '100%', height: '100%' }} data-testid="locator-map">
+      <Suspense
+        fallback={
+          <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }}>
+            <CircularProgress />
+          </Box>
+        }
+      >
+        <MapView
+          parcels
+          onMapReady={onMapReady}
+          onClick={(lat, lng) => {
+            if (state.markerMode && state.option && draggable) search.placeMarker(lat, lng);
+          }}
+        >
+          {areaGeometry && <GeometryLayer geometry={areaGeometry} style={AREA_STYLE} zIndex={10} />}
+          {parcelGeometry && <GeometryLayer geometry={parcelGeometry} style={PARCEL_STYLE} zIndex={20} />}
+          {selected && (
+            <>
+              <MapFocus
+                point={isMarker ? null : selected.point}
+                zoom={area ? ZOOM.area : ZOOM.place}
+                version={selected.version}
+                fitTo={isMarker ? undefined : (parcelGeometry ?? undefined)}
+                minZoom={isMarker && areaGeometry ? ZOOM.area : undefined}
+              />
+              <MainMarker position={selected.point} draggable={draggable} onMove={search.placeMarker} />
+              {popupOpen && (
+                <MapPopup position={selected.point}>
+                  <MarkerPopup
+                    point={selected.point}
+                    details={details}
+                    draggable={draggable}
+                    includeIds={!!user?.includeIds}
+                    onClose={() => setPopupOpen(false)}
+                  />
+                </MapPopup>
+              )}
+            </>
+          )}
+          {children}
+        </MapView>
+      </Suspense>
+    </Box>
+  );
+}
