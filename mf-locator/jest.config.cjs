@@ -5,4 +5,9 @@ module.exports = {
   setupFilesAfterEnv: [require.resolve('./jest.setup.cjs')],
   testTimeout: 30_000,
   displayName: '@portal/mf-locator',
+  moduleNameMapper: {
+    ...require('../tools/jest.preset.cjs').moduleNameMapper,
+    // The browser build of csv-parse is ESM; its CommonJS build has the same parser for Jest.
+    '^csv-parse/browser/esm/sync$': require.resolve('csv-parse/sync'),
+  },
 };
