@@ -24,12 +24,14 @@ const gatewayPort = await findFreePort();
 const identityPort = await findFreePort();
 const servicesAdminPort = await findFreePort();
 const locatorPort = await findFreePort();
+const requestsPort = await findFreePort();
 // Benchmarks log in many times from one address: the limits would measure themselves instead.
 const table = portalProcesses({
   gatewayPort,
   identityPort,
   servicesAdminPort,
   locatorPort,
+  requestsPort,
   varDir: join(ROOT, 'var', 'bench'),
   env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
 });

@@ -21,10 +21,17 @@ const gatewayPort = port('GATEWAY_PORT', 8080);
 const identityPort = port('IDENTITY_PORT', 3001);
 const servicesAdminPort = port('SERVICES_ADMIN_PORT', 3005);
 const locatorPort = port('LOCATOR_PORT', 3002);
+const requestsPort = port('REQUESTS_PORT', 3004);
 
 await exitOnPrepareError(() => prepare());
 
-const table = portalProcesses({ gatewayPort, identityPort, servicesAdminPort, locatorPort });
+const table = portalProcesses({
+  gatewayPort,
+  identityPort,
+  servicesAdminPort,
+  locatorPort,
+  requestsPort,
+});
 for (const { name, port: busy } of table) {
   if (await canConnect('127.0.0.1', busy)) {
     console.error(

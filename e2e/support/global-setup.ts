@@ -17,6 +17,7 @@ const BUILT = [
   'services/identity/dist/main.js',
   'services/services-admin/dist/main.js',
   'services/locator/dist/main.js',
+  'services/requests/dist/main.js',
   'libs/geo/dist/index.js',
   'services/gateway/dist/main.js',
   'shell/dist/index.html',
@@ -42,7 +43,7 @@ async function freePorts(count: number): Promise<number[]> {
 
 /**
  * Starts the portal for the browser tests: a throwaway seeded database with generated geodata, identity,
- * services-admin, the locator and the gateway on free ports with their own var folder (so the mails of this
+ * services-admin, the locator, requests and the gateway on free ports with their own var folder (so the mails of this
  * run land in a known place) and the remotes list with the test remote. Global teardown stops them and
  * drops the database.
  */
@@ -62,13 +63,14 @@ export default async function globalSetup(): Promise<void> {
   await database.dataSource.destroy();
 
   const runDir = join(ROOT, 'var', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const [gatewayPort, identityPort, servicesAdminPort, locatorPort] = await freePorts(4);
+  const [gatewayPort, identityPort, servicesAdminPort, locatorPort, requestsPort] = await freePorts(5);
   const baseURL = `http://localhost:${gatewayPort}`;
   const table = portalProcesses({
     gatewayPort,
     identityPort,
     servicesAdminPort,
     locatorPort,
+    requestsPort,
     databaseUrl: database.url,
     varDir: runDir,
     publicUrl: baseURL,

@@ -18,13 +18,14 @@ export { ROOT };
  */
 
 /**
- * The processes of the portal, in start order: identity, services-admin, locator, the gateway; each product service
+ * The processes of the portal, in start order: identity, services-admin, locator, requests, the gateway; each product service
  * joins the table when it exists (and the gateway gets its <NAME>_URL).
  * @param {object} [options]
  * @param {number} [options.gatewayPort]
  * @param {number} [options.identityPort]
  * @param {number} [options.servicesAdminPort]
  * @param {number} [options.locatorPort]
+ * @param {number} [options.requestsPort]
  * @param {string} [options.databaseUrl]
  * @param {string} [options.varDir]       runtime files (mail drop, storage); the keys stay in var/keys
  * @param {string} [options.publicUrl]    the portal's URL as browsers see it (links in mails)
@@ -37,6 +38,7 @@ export function portalProcesses({
   identityPort = 3001,
   servicesAdminPort = 3005,
   locatorPort = 3002,
+  requestsPort = 3004,
   databaseUrl: database = databaseUrl(),
   varDir: runtimeDir = varDir(),
   publicUrl = `http://localhost:${gatewayPort}`,
@@ -76,6 +78,12 @@ export function portalProcesses({
       env: { ...shared, PORT: String(locatorPort) },
     },
     {
+      name: 'requests',
+      entry: 'services/requests/dist/main.js',
+      port: requestsPort,
+      env: { ...shared, PORT: String(requestsPort) },
+    },
+    {
       name: 'gateway',
       entry: 'services/gateway/dist/main.js',
       port: gatewayPort,
@@ -85,6 +93,7 @@ export function portalProcesses({
         IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
         SERVICES_ADMIN_URL: `http://127.0.0.1:${servicesAdminPort}`,
         LOCATOR_URL: `http://127.0.0.1:${locatorPort}`,
+        REQUESTS_URL: `http://127.0.0.1:${requestsPort}`,
         GATEWAY_REMOTES_FILE: remotesFile,
       },
     },

@@ -61,6 +61,7 @@ function writeRemotes(remotes: unknown[]) {
 
 let identity: { app: FastifyInstance; url: string };
 let locator: { app: FastifyInstance; url: string };
+let requests: { app: FastifyInstance; url: string };
 let servicesAdmin: { app: FastifyInstance; url: string };
 let config: GatewayConfig;
 
@@ -81,6 +82,7 @@ beforeAll(async () => {
   writeRemotes(REMOTES);
   identity = await startUpstream('identity');
   locator = await startUpstream('locator');
+  requests = await startUpstream('requests');
   servicesAdmin = await startUpstream('services-admin');
   const defaults = loadGatewayConfig({});
   config = {
@@ -93,6 +95,7 @@ beforeAll(async () => {
       ...defaults.serviceUrls,
       identity: identity.url,
       locator: locator.url,
+      requests: requests.url,
       'services-admin': servicesAdmin.url,
     },
   };
@@ -101,6 +104,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await identity.app.close();
   await locator.app.close();
+  await requests.app.close();
   await servicesAdmin.app.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -152,6 +156,22 @@ describe('proxying by the route table', () => {
     }
     // Exact entries do not swallow look-alike paths.
     expect((await app.inject('/api/idanCoverageX')).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it('sends request creation, reading and the map points to requests', async () => {
+    const app = await gateway();
+    for (const [method, url] of [
+      ['PUT', '/api/v1.0/request/'],
+      ['PUT', '/api/v1.0/request'],
+      ['GET', '/api/v1.0/request/0b5c1f5e-4a8e-4f36-9d55-2b1f0f0c1a11/any'],
+      ['GET', '/api/v1.0/request/map?west=18&south=-34&east=19&north=-33&status=New'],
+    ] as const) {
+      const answer = await app.inject({ method, url });
+      expect({ url, service: answer.json().service }).toEqual({ url, service: 'requests' });
+    }
+    // The prefix is a whole path segment: look-alikes are nobody's.
+    expect((await app.inject('/api/v1.0/requests')).statusCode).toBe(404);
     await app.close();
   });
 
@@ -397,7 +417,13 @@ describe('the shell', () => {
     expect(answer.json()).toEqual({
       status: 'ok',
       service: 'gateway',
-      checks: { shell: 'ok', 'identity (info)': 'ok', 'locator (info)': 'ok', 'services-admin (info)': 'ok' },
+      checks: {
+        shell: 'ok',
+        'identity (info)': 'ok',
+        'locator (info)': 'ok',
+        'requests (info)': 'ok',
+        'services-admin (info)': 'ok',
+      },
     });
     await ready.close();
 

@@ -53,6 +53,10 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/pictometry/proxy', service: 'locator' },
   { prefix: '/api/imagery/', service: 'locator' },
   { prefix: '/api/v1.0/tiles/', service: 'locator' },
+
+  // requests: creation, one request, the mapping service's points (spec 01 §7, spec 03 §7). The entry owns
+  // /api/v1.0/request and the paths below it, never /api/v1.0/requests….
+  { prefix: '/api/v1.0/request', service: 'requests' },
 ];
 
 function matches(route: Route, path: string): boolean {
