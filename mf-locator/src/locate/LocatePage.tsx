@@ -1,6 +1,118 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import {
+  AlertDialog,
+  formatGps,
+  LocatorMap,
+  SearchPanel,
+  useAlerts,
+  useLocatorSearch,
+  usePlaceDetails,
+  type PlaceDetails,
+  type SelectedPlace,
+} from '../search';
+import { LOCATE_TEXT } from './texts';
 
-/** Locate (being built). */
+/**
+ * Locate (/locate): the request tool's search and map without a request — find, select, and see the
+ * parcel and the addresses on it; a click on the map in marker mode (or a dragged marker) looks the point
+ * up (reverse geocode). Nothing is logged.
+ */
 export function LocatePage() {
-  return <Typography variant="h1">Locate</Typography>;
+  const alerts = useAlerts();
+  const search = useLocatorSearch(alerts.alert);
+  const selected = search.state.selected;
+  const details = usePlaceDetails(selected, search.state.option);
+  return (
+    <Box sx={{ display: 'flex', height: 'calc(100vh - 64px)', minHeight: 480 }}>
+      <Paper
+        square
+        elevation={1}
+        sx={{
+          width: 400,
+          flexShrink: 0,
+          overflow: 'auto',
+          p: 2,
+          display: 'flex',
+          flexDirection: 'column',
+          gap: 2,
+        }}
+      >
+        <Typography variant="h6" component="h1">
+          {LOCATE_TEXT.title}
+        </Typography>
+        {!selected && (
+          <Typography variant="body2" color="text.secondary">
+            {LOCATE_TEXT.intro}
+          </Typography>
+        )}
+        <SearchPanel search={search} />
+        {selected && <PlaceSummary place={selected} details={details} />}
+      </Paper>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <LocatorMap search={search} details={details} />
+      </Box>
+      <AlertDialog message={alerts.current} onClose={alerts.dismiss} />
+    </Box>
+  );
+}
+
+/** What is known about the selected place: its address, the parcel and the addresses on it, or its area. */
+function PlaceSummary({ place, details }: { place: SelectedPlace; details: PlaceDetails }) {
+  const { reverse, area } = details;
+  const address = reverse?.address?.formatted_address ?? place.item?.formatted_address ?? null;
+  return (
+    <Stack spacing={1} component="section" aria-label={LOCATE_TEXT.place} data-testid="locate-summary">
+      <Typography variant="subtitle2" component="h2">
+        {LOCATE_TEXT.place}
+      </Typography>
+      {address && (
+        <Typography variant="body1" data-testid="locate-address">
+          {address}
+        </Typography>
+      )}
+      <Typography variant="body2" color="text.secondary">
+        {LOCATE_TEXT.gps}: {formatGps(place.point)}
+      </Typography>
+      {details.loading && <Typography variant="body2">{LOCATE_TEXT.loading}</Typography>}
+      {details.failed && <Alert severity="error">{LOCATE_TEXT.failed}</Alert>}
+      {area && (
+        <Typography variant="body2">
+          {LOCATE_TEXT.area}: {area.name}
+        </Typography>
+      )}
+      {reverse && !details.loading && (
+        <>
+          <Typography variant="body2" data-testid="locate-parcel">
+            {LOCATE_TEXT.parcel}:{' '}
+            {reverse.parcel
+              ? reverse.parcel.portion > 0
+                ? `Erf ${reverse.parcel.parcelNumber}/${reverse.parcel.portion}`
+                : `Erf ${reverse.parcel.parcelNumber}`
+              : LOCATE_TEXT.noParcel}
+          </Typography>
+          {!!reverse.parcel?.addresses.length && (
+            <>
+              <Typography variant="subtitle2" component="h3">
+                {LOCATE_TEXT.addressesOnParcel}
+              </Typography>
+              <List dense disablePadding aria-label={LOCATE_TEXT.addressesOnParcel}>
+                {reverse.parcel.addresses.map((entry) => (
+                  <ListItem key={entry.id} disableGutters>
+                    <ListItemText primary={entry.short_formatted_address} />
+                  </ListItem>
+                ))}
+              </List>
+            </>
+          )}
+        </>
+      )}
+    </Stack>
+  );
 }
