@@ -1,5 +1,4 @@
-import { createSign } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +7,7 @@ import { AVS_API, SESSION_COOKIE, type ReverseAnswer, type SearchAnswer } from '
 import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { formatAddress, generateGeodata } from '@portal/geo';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
+import { signTestSession } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadLocatorConfig } from './config';
 import { openDatabase } from './database';
@@ -26,24 +26,8 @@ let db: TestDatabase;
 let appDatabase: DataSource;
 let app: FastifyInstance;
 
-function session(): string {
-  const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    sub: '00000000-0000-4000-8000-000000000002',
-    email: 'user@portal.test',
-    name: 'Avs Tester',
-    roles: ['authenticated'],
-    groupId: null,
-    claimsUser: false,
-    iat: now,
-    exp: now + 3600,
-    ims: Date.now(),
-  };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256').update(unsigned).sign(readFileSync(privateKeyFile));
-  return `${unsigned}.${signature.toString('base64url')}`;
-}
+const session = () =>
+  signTestSession(privateKeyFile, { sub: '00000000-0000-4000-8000-000000000002', email: 'user@portal.test' });
 
 const post = (url: string, payload: object) =>
   app.inject({ method: 'POST', url, payload, cookies: { [SESSION_COOKIE]: session() } });

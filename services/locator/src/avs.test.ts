@@ -1,5 +1,4 @@
-import { createSign } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +14,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { streetSearchText } from '@portal/geo';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
+import { signTestSession } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadLocatorConfig } from './config';
 import { openDatabase } from './database';
@@ -36,25 +36,8 @@ let app: FastifyInstance;
 // ---------------------------------------------------------------------------------------------------
 // Sessions, signed with the throwaway key as identity would sign them.
 
-const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function session(email: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    sub: '00000000-0000-4000-8000-000000000001',
-    email,
-    name: 'Avs Tester',
-    roles: ['authenticated'],
-    groupId: null,
-    claimsUser: false,
-    iat: now,
-    exp: now + 3600,
-    ims: Date.now(),
-  };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256').update(unsigned).sign(readFileSync(privateKeyFile));
-  return `${unsigned}.${signature.toString('base64url')}`;
-}
+const session = (email: string) =>
+  signTestSession(privateKeyFile, { sub: '00000000-0000-4000-8000-000000000001', email, name: 'Avs Tester' });
 
 const post = (url: string, payload: object, email: string | null = 'user@portal.test') =>
   app.inject({

@@ -1,5 +1,5 @@
-import { createSign, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import type RenderFeature from 'ol/render/Feature';
 import { SESSION_COOKIE, TILES_API, type TileLayer } from '@portal/contracts';
 import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
+import { signTestSession } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadLocatorConfig } from './config';
 import { openDatabase } from './database';
@@ -94,22 +95,9 @@ async function insertFixtures(ds: DataSource): Promise<void> {
 
 // Sessions are signed here with the throwaway private key, as identity would sign them.
 function sessionCookie(): Record<string, string> {
-  const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    sub: randomUUID(),
-    email: 'user@portal.test',
-    name: 'User',
-    roles: ['authenticated'],
-    groupId: null,
-    claimsUser: false,
-    iat: now,
-    exp: now + 3600,
-    ims: Date.now(),
+  return {
+    [SESSION_COOKIE]: signTestSession(privateKeyFile, { sub: randomUUID(), email: 'user@portal.test' }),
   };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256').update(unsigned).sign(readFileSync(privateKeyFile));
-  return { [SESSION_COOKIE]: `${unsigned}.${signature.toString('base64url')}` };
 }
 
 beforeAll(async () => {
