@@ -78,8 +78,20 @@ export const REQUEST_STATUSES = [
 ] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
-/** The wizard's search options (spec 01 §2), the earlier reading's postal search and the erf search. */
-export const REQUEST_MODES = ['address', 'gps', 'farm', 'poi', 'marker', 'postal', 'erf'] as const;
+/**
+ * The wizard's search options (spec 01 §2), the earlier reading's postal search, the erf search, and
+ * 'cantlocate' for a Can't Locate request made without a search option.
+ */
+export const REQUEST_MODES = [
+  'address',
+  'gps',
+  'farm',
+  'poi',
+  'marker',
+  'postal',
+  'erf',
+  'cantlocate',
+] as const;
 export type RequestMode = (typeof REQUEST_MODES)[number];
 
 /** A union of string literals typed as that union. */
@@ -175,7 +187,9 @@ export const MAX_REFERENCE_LENGTH = 200;
 
 /**
  * The request form (spec 01 §3), as PUT /api/v1.0/request/ takes it. Field names are the spec's.
- * - `coordinates` is required unless the subtype is Can't Locate, and must lie in South Africa.
+ * - `coordinates` is required unless the subtype is Can't Locate, and must lie in South Africa. A Can't
+ *   Locate request needs something that says where: coordinates, Searched_For, query, an address or
+ *   comments.
  * - `reference` is a map keyed by the group's reference keys (index 1 of each entry); a plain text
  *   is taken as the value of the first visible reference.
  * - `idempotencyKey` (or the Idempotency-Key header, which wins): one key per submission; a retry with
@@ -195,7 +209,10 @@ export const RequestForm = Type.Object({
   geojson: Type.Optional(nullable(RequestGeoJson)),
   map: Type.Optional(nullable(RequestMapView)),
   reference: Type.Optional(
-    Type.Union([Text(MAX_REFERENCE_LENGTH), Type.Record(Type.String(), Text(MAX_REFERENCE_LENGTH))]),
+    Type.Union([
+      Text(MAX_REFERENCE_LENGTH),
+      Type.Record(Type.String({ maxLength: 100 }), Text(MAX_REFERENCE_LENGTH), { maxProperties: 50 }),
+    ]),
   ),
   referenceString: Type.Optional(Text(4000)),
   /** Comments ("additional"); `comments` is the locator's internal name for the same text. */

@@ -47,6 +47,7 @@ interface CallerRow {
   group_id: string | null;
   group_name: string | null;
   group_code: string | null;
+  group_active: boolean | null;
   references: unknown[] | null;
   claims_references: unknown[] | null;
   services: ServiceIdentifier[];
@@ -66,7 +67,8 @@ export function callerHooks(app: FastifyInstance, ds: DataSource): onRequestAsyn
       const [row] = (await ds.query(
         `SELECT u.id, u.name, u.email, u.active, u.tokens_valid_after, u.is_admin, u.rates_editor,
                 u.savi_operator, u.savi_qc, u.claims_user, u.group_id,
-                g.name AS group_name, g.code AS group_code, g."references", g.claims_references,
+                g.name AS group_name, g.code AS group_code, g.active AS group_active, g."references",
+                g.claims_references,
                 ARRAY(SELECT s.identifier FROM identity.services s
                       WHERE s.active
                         AND (s.id IN (SELECT us.service_id FROM identity.user_services us WHERE us.user_id = u.id)
@@ -95,8 +97,9 @@ export function callerHooks(app: FastifyInstance, ds: DataSource): onRequestAsyn
               id: row.group_id,
               name: row.group_name ?? '',
               code: row.group_code ?? '',
-              references: row.references ?? [],
-              claimsReferences: row.claims_references ?? [],
+              // The form asks nothing of an inactive group's users (GET users/me/references answers none).
+              references: row.group_active ? (row.references ?? []) : [],
+              claimsReferences: row.group_active ? (row.claims_references ?? []) : [],
             }
           : null,
         services: row.services,

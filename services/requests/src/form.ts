@@ -31,7 +31,7 @@ export const FORM_TEXT = {
   outsideSouthAfrica: (lat: number, lng: number) => `The location ${lat}, ${lng} is outside South Africa.`,
   cantLocateFlag: "cantlocate may only be set on a Can't Locate request.",
   cantLocateNeedsText:
-    "A Can't Locate request needs a description of the property: what was searched for, the address or a comment.",
+    "A Can't Locate request needs a description of the property: what was searched for, the address, a comment or a location.",
   avsNeedsQuery: 'An address validation request needs the address to validate (query).',
   coordinateArray: 'coordinateArray must be [lat, lng] within the ranges of latitude and longitude.',
   referenceText: 'Your group has no references: reference must be left out.',
@@ -175,7 +175,7 @@ export function readRequestForm(
   const query = trimmed(form.query);
   const additional = (form.additional ?? form.comments ?? '').trim();
   const selectedAddress = form.Selected_Address ?? null;
-  if (cantLocate && !searchedFor && !query && !additional && !addressLine(selectedAddress)) {
+  if (cantLocate && !coordinates && !searchedFor && !query && !additional && !addressLine(selectedAddress)) {
     problems.push(FORM_TEXT.cantLocateNeedsText);
   }
   if (requestType === 'AVS' && !cantLocate && !query) problems.push(FORM_TEXT.avsNeedsQuery);

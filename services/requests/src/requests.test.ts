@@ -286,6 +286,80 @@ describe('PUT /api/v1.0/request/', () => {
     expect([...grips].sort()).toEqual(grips);
   });
 
+  it('takes the form as the request tool builds it (locator result items and parcels as answered)', async () => {
+    const lat = -33.9321;
+    const lng = 18.8602;
+    const item = {
+      id: '42',
+      type: 'address',
+      formatted_address: '12 Church Street, Stellenbosch Central, Stellenbosch, 7600',
+      short_formatted_address: '12 Church Street',
+      location: { lat, lng },
+      confidence: 0.97,
+      parcelId: '9001',
+      suburb: 'Stellenbosch Central',
+      town: 'Stellenbosch',
+      postalCode: '7600',
+    };
+    const parcel = {
+      id: '9001',
+      formatted_address: item.formatted_address,
+      addresses: [{ id: '42', short_formatted_address: '12 Church Street' }],
+      geometry: { type: 'MultiPolygon', coordinates: [square(lat, lng).coordinates] },
+      parcelNumber: '1234',
+      portion: 0,
+      sgKey: null,
+      parcelTypeId: 1,
+      dataQualityId: 60,
+    };
+    const answer = await create(PLAIN, {
+      Searched_For: '12 Church Street Stellenbosch',
+      mode: 'address',
+      Selected_Address: item.formatted_address,
+      Alternative_Addresses: [],
+      coordinates: { lat, lng },
+      coordinateArray: [lat, lng],
+      cantlocate: false,
+      geojson: parcel.geometry,
+      map: { lat, lng },
+      requestType: 'SAVI',
+      requestSubType: 'Building Size Calculation',
+      reference: { POLICY_NUMBER: 'KM123456' },
+      referenceString: '{"POLICY_NUMBER":"KM123456"}',
+      additional: '',
+      type: 'SAVI',
+      needsUpdate: false,
+      selected: item,
+      parcel,
+      query: '12 CHURCH STREET STELLENBOSCH',
+      usedIdan: false,
+      imageUrls: {},
+      comments: '',
+    });
+    expect(answer.statusCode).toBe(201);
+    const row = await rowOf(idFrom(answer.headers.location));
+    expect(row).toMatchObject({
+      address: item.formatted_address,
+      selected: { id: '42', suburb: 'Stellenbosch Central', confidence: 0.97 },
+      parcel: { id: '9001', sgKey: null, parcelNumber: '1234' },
+      parcel_type: 'MULTIPOLYGON',
+      geojson: { type: 'MultiPolygon' },
+      form_type: 'SAVI',
+    });
+
+    const cantLocate = await create(PLAIN, {
+      requestType: 'SAVI',
+      requestSubType: "Can't Locate",
+      mode: 'cantlocate',
+      Searched_For: '',
+      Selected_Address: '',
+      coordinates: { lat, lng },
+      cantlocate: true,
+      reference: { POLICY_NUMBER: 'KM123456' },
+    });
+    expect(cantLocate.statusCode).toBe(201);
+  });
+
   it('makes a SAVI request without a subtype a Report (the earlier reading)', async () => {
     const answer = await create(PLAIN, rveForm({ requestSubType: undefined }));
     expect(answer.statusCode).toBe(201);
@@ -523,7 +597,7 @@ describe("Can't Locate", () => {
     });
     expect(answer.statusCode).toBe(400);
     expect(answer.json().messages).toEqual([
-      "A Can't Locate request needs a description of the property: what was searched for, the address or a comment.",
+      "A Can't Locate request needs a description of the property: what was searched for, the address, a comment or a location.",
     ]);
   });
 });
