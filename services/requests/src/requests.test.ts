@@ -1,5 +1,5 @@
-import { createSign, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -16,6 +16,7 @@ import {
 import { rolesOf } from '@portal/domain';
 import { GroupEntity, UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
+import { signTestSession } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
@@ -66,25 +67,15 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------------
 // Sessions: signed here with the throwaway private key, with the claims identity would put in them.
 
-const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function signSession(user: UserEntity): string {
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
+const signSession = (user: UserEntity) =>
+  signTestSession(privateKeyFile, {
     sub: user.id,
     email: user.email,
     name: user.name,
     roles: rolesOf(user),
     groupId: user.groupId,
     claimsUser: user.claimsUser,
-    iat: now,
-    exp: now + 3600,
-    ims: Date.now(),
-  };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256').update(unsigned).sign(readFileSync(privateKeyFile));
-  return `${unsigned}.${signature.toString('base64url')}`;
-}
+  });
 
 const userByEmail = (email: string) => db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
 
