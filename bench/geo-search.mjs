@@ -24,14 +24,14 @@
 //
 // Usage: node bench/geo-search.mjs [--scale 1000000] [--rounds 3] [--url postgres://...] [--build-queries]
 // Needs PostgreSQL with PostGIS, Redis and the session keys (var/keys), as `npm start` leaves them.
-import { createSign, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { jwtKeyFiles, redisUrl } from '../scripts/lib/settings.mjs';
-import { bin, NX_ENV, ROOT, run } from '../scripts/lib/system.mjs';
+import { ROOT } from '../scripts/lib/system.mjs';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
+import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
@@ -239,57 +239,6 @@ export async function buildRelevanceQueries(client, perCategory = PER_CATEGORY) 
 // ---------------------------------------------------------------------------------------------------
 // The service under measure
 
-async function buildLocator() {
-  const { code } = await run(bin('nx'), ['run', '@portal/locator:build', '--outputStyle=stream'], {
-    env: NX_ENV,
-    onLine: () => undefined,
-  });
-  if (code !== 0) throw new Error('The build of @portal/locator failed.');
-}
-
-/** A session cookie as identity signs it, for a plain user with an e-mail (the bench has identity's key). */
-function sessionCookie() {
-  const base64url = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    sub: randomUUID(),
-    email: 'bench@portal.test',
-    name: 'Bench',
-    roles: ['authenticated'],
-    groupId: null,
-    claimsUser: false,
-    iat: now,
-    exp: now + 4 * 3600,
-    ims: Date.now(),
-  };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256')
-    .update(unsigned)
-    .sign(readFileSync(jwtKeyFiles().privateKeyFile));
-  return `portal_session=${unsigned}.${signature.toString('base64url')}`;
-}
-
-async function startLocator(url) {
-  const { buildApp } = require(join(ROOT, 'services/locator/dist/app.js'));
-  const { openDatabase } = require(join(ROOT, 'services/locator/dist/database.js'));
-  const { loadLocatorConfig } = require(join(ROOT, 'services/locator/dist/config.js'));
-  const { createRedis } = require(join(ROOT, 'libs/server-kit/dist/index.js'));
-  const config = { ...loadLocatorConfig({ ...process.env, DATABASE_URL: url }), logLevel: 'warn' };
-  const redis = createRedis(redisUrl(), 'bench-geo-search');
-  // The service's own pool, set up as in production.
-  const ds = await openDatabase(url);
-  const app = await buildApp(config, { ds, redis });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return {
-    base: `http://127.0.0.1:${app.server.address().port}`,
-    stop: async () => {
-      await app.close();
-      await ds.destroy();
-      await redis.quit();
-    },
-  };
-}
-
 function caller(base, cookie) {
   return async function call(path, body) {
     const started = performance.now();
@@ -348,18 +297,21 @@ export async function measureGeoSearch({ scale = 1_000_000, rounds = 3, url, bui
   }
   const queries = JSON.parse(readFileSync(RELEVANCE_QUERIES_FILE, 'utf8'));
   const databaseUrl = url ?? (await ensureGeoBenchDatabase({ scale }));
-  if (build) await buildLocator();
+  if (build) await buildProject('@portal/locator');
   const { Client } = require('pg');
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
-  const locator = await startLocator(databaseUrl);
+  const locator = await startService('locator', 'loadLocatorConfig', databaseUrl);
   try {
     const [{ addresses, streets }] = (
       await client.query(
         `SELECT (SELECT count(*) FROM geo.addresses)::int AS addresses, (SELECT count(*) FROM geo.streets)::int AS streets`,
       )
     ).rows;
-    const call = caller(locator.base, sessionCookie());
+    const call = caller(
+      locator.base,
+      benchSessionCookie({ sub: randomUUID(), email: 'bench@portal.test', name: 'Bench' }),
+    );
 
     // The expected addresses by their stable key.
     const { rows: expectedRows } = await client.query(

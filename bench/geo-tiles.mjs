@@ -8,17 +8,13 @@
 // database pages) is reported apart from the measured passes.
 // Also, for information: roads at z13 and addresses at z16 over the same areas.
 // Usage: node bench/geo-tiles.mjs [--scale 1000000] [--tiles 300] [--samples 5]
-import { createSign, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { jwtKeyFiles, redisUrl } from '../scripts/lib/settings.mjs';
-import { bin, NX_ENV, ROOT, run } from '../scripts/lib/system.mjs';
+import pg from 'pg';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
+import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
-
-const require = createRequire(import.meta.url);
 
 export const TARGET_P95_MS = 40;
 export const TILE_ZOOM = 14;
@@ -28,43 +24,13 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 
-async function buildLocator() {
-  const { code } = await run(bin('nx'), ['run', '@portal/locator:build', '--outputStyle=stream'], {
-    env: NX_ENV,
-    onLine: () => undefined,
-  });
-  if (code !== 0) throw new Error('The build of @portal/locator failed.');
-}
-
-/** A session cookie signed like identity signs one (the bench has identity's key, as npm start leaves it). */
-function sessionCookie() {
-  const base64url = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    sub: randomUUID(),
-    email: 'bench@portal.test',
-    name: 'Bench',
-    roles: ['authenticated'],
-    groupId: null,
-    claimsUser: false,
-    iat: now,
-    exp: now + 3600,
-    ims: Date.now(),
-  };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256')
-    .update(unsigned)
-    .sign(readFileSync(jwtKeyFiles().privateKeyFile));
-  return `portal_session=${unsigned}.${signature.toString('base64url')}`;
-}
-
 /**
  * Every z14 tile holding parcels (by parcel centroid) with its parcel count, densest first; `count`
  * tiles picked evenly along that ranking, the 10 densest always among them.
  */
 async function pickTiles(ds, count) {
   const tiles = 2 ** TILE_ZOOM;
-  const rows = await ds.query(
+  const { rows } = await ds.query(
     `WITH c AS (SELECT ST_X(ST_PointOnSurface(geom)) AS lng, ST_Y(ST_PointOnSurface(geom)) AS lat FROM geo.parcels)
      SELECT floor((lng + 180) / 360 * $1)::int AS x,
             floor((1 - ln(tan(radians(lat)) + 1 / cos(radians(lat))) / pi()) / 2 * $1)::int AS y,
@@ -108,28 +74,19 @@ const summary = (times) => ({
 
 export async function measureGeoTiles({ scale = 1_000_000, tiles: tileCount = 300, samples = 5 } = {}) {
   const databaseUrl = await ensureGeoBenchDatabase({ scale });
-  await buildLocator();
-  const { createRedis, ensureKeyPair } = require(join(ROOT, 'libs/server-kit/dist/index.js'));
-  const { buildApp } = require(join(ROOT, 'services/locator/dist/app.js'));
-  const { openDatabase } = require(join(ROOT, 'services/locator/dist/database.js'));
-  const { loadLocatorConfig } = require(join(ROOT, 'services/locator/dist/config.js'));
-
-  const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
-  ensureKeyPair(privateKeyFile, publicKeyFile);
-  const redis = createRedis(redisUrl(), 'bench-geo-tiles');
-  const ds = await openDatabase(databaseUrl);
-  let app;
+  await buildProject('@portal/locator');
+  const locator = await startService('locator', 'loadLocatorConfig', databaseUrl);
+  const { base } = locator;
+  // The bench's own queries (which tiles to ask for) scan every parcel: not on the service's pool, whose
+  // statements time out after 10 s.
+  const ds = new pg.Client({ connectionString: databaseUrl });
+  await ds.connect();
   try {
-    const config = {
-      ...loadLocatorConfig({ ...process.env, DATABASE_URL: databaseUrl }),
-      logLevel: 'warn',
-    };
-    app = await buildApp(config, { ds, redis });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${app.server.address().port}`;
-    const cookie = sessionCookie();
+    const cookie = benchSessionCookie({ sub: randomUUID(), email: 'bench@portal.test', name: 'Bench' });
 
-    const [{ addresses, parcels }] = await ds.query(
+    const {
+      rows: [{ addresses, parcels }],
+    } = await ds.query(
       `SELECT (SELECT count(*) FROM geo.addresses)::int AS addresses, (SELECT count(*) FROM geo.parcels)::int AS parcels`,
     );
     const { all, picked } = await pickTiles(ds, tileCount);
@@ -200,9 +157,8 @@ export async function measureGeoTiles({ scale = 1_000_000, tiles: tileCount = 30
       pass: overall.p95Ms <= TARGET_P95_MS,
     };
   } finally {
-    await app?.close();
-    await ds.destroy();
-    await redis.quit();
+    await ds.end();
+    await locator.stop();
   }
 }
 

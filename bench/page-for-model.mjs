@@ -5,12 +5,12 @@
 // free port), requests one at a time over a kept-alive connection, client-side timing (whole answer read).
 // Needs the build (libs, services-admin) and the session keys in var/keys, as `npm start` leaves them.
 // Usage: node bench/page-for-model.mjs [--samples 30] [--users 100000]
-import { createSign } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { jwtKeyFiles, redisUrl } from '../scripts/lib/settings.mjs';
+import { redisUrl } from '../scripts/lib/settings.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
+import { benchSessionCookie } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
@@ -197,26 +197,15 @@ async function seedUsers(ds, count) {
 }
 
 /** A session cookie for the demo admin, signed like identity signs it (the bench has identity's key). */
-function adminCookie(admin) {
-  const base64url = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
+const adminCookie = (admin) =>
+  benchSessionCookie({
     sub: admin.id,
     email: admin.email,
     name: admin.name,
     roles: rolesOf(admin),
     groupId: admin.groupId,
     claimsUser: admin.claimsUser,
-    iat: now,
-    exp: now + 3600,
-    ims: Date.now(),
-  };
-  const unsigned = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(claims)}`;
-  const signature = createSign('RSA-SHA256')
-    .update(unsigned)
-    .sign(readFileSync(jwtKeyFiles().privateKeyFile));
-  return `portal_session=${unsigned}.${signature.toString('base64url')}`;
-}
+  });
 
 const SORTS = ['name', 'email', 'groupName', 'createdAt'].flatMap((field) => [
   [field, 'asc'],
