@@ -6,6 +6,8 @@ import {
   type CoverageAnswer,
   type GeoJsonAnswer,
   type ImageUrlAnswer,
+  REQUEST_API,
+  REQUEST_HEADERS,
   type MyReferencesAnswer,
   type Orientation,
   type ReverseAnswer,
@@ -14,9 +16,6 @@ import {
 } from '@portal/contracts';
 import { baseApi, type PortalError } from '@portal/web-kit';
 import type { SaviRequestForm } from '../savi/requestForm';
-
-/** PUT /api/v1.0/request/ (spec 01 §7). */
-export const REQUEST_API = { create: '/api/v1.0/request/' } as const;
 
 export interface SearchArgs {
   query: string;
@@ -81,15 +80,15 @@ export const locatorApi = baseApi.injectEndpoints({
           url: REQUEST_API.create,
           method: 'PUT',
           body: form,
-          headers: { 'Idempotency-Key': idempotencyKey },
+          headers: { [REQUEST_HEADERS.idempotencyKey]: idempotencyKey },
         });
         if (result.error) return { error: result.error as PortalError };
         const headers = (result.meta as { response?: Response } | undefined)?.response?.headers;
         return {
           data: {
             reply: typeof result.data === 'string' ? result.data : JSON.stringify(result.data),
-            location: headers?.get('Location') ?? null,
-            gripReference: headers?.get('X-Grip-Reference') ?? null,
+            location: headers?.get(REQUEST_HEADERS.location) ?? null,
+            gripReference: headers?.get(REQUEST_HEADERS.gripReference) ?? null,
           },
         };
       },

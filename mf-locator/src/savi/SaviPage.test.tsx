@@ -1,6 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { API, AVS_API, IMAGERY_API, type SessionUser } from '@portal/contracts';
-import { REQUEST_API } from '../api/locatorApi';
+import { API, AVS_API, IMAGERY_API, REQUEST_API, type SessionUser } from '@portal/contracts';
 import { answerFetch, callsTo, json } from '../testing/fetchAnswers';
 import { renderRemote } from '../testing/renderRemote';
 

@@ -12,7 +12,7 @@ import Switch from '@mui/material/Switch';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import type { LatLng } from '@portal/contracts';
+import { REQUEST_CREATED, type LatLng, type RequestMapView } from '@portal/contracts';
 import { errorMessages, useAuditMutation, useCurrentUser } from '@portal/web-kit';
 import { useCoverageQuery, useCreateRequestMutation, useMyReferencesQuery } from '../api/locatorApi';
 import {
@@ -120,11 +120,12 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
     setIdempotencyKey((current) => current ?? newKey());
   };
 
-  const mapCentre = (): LatLng | null => {
-    const centre = map?.getView().getCenter();
-    if (!centre) return null;
+  const mapView = (): RequestMapView | null => {
+    const view = map?.getView();
+    const centre = view?.getCenter();
+    if (!view || !centre) return null;
     const [lng, lat] = toLonLat(centre);
-    return { lat, lng };
+    return { lat, lng, zoom: view.getZoom() };
   };
 
   const preview = subType
@@ -137,7 +138,7 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
         address: details.reverse?.address ?? null,
         parcel: details.reverse?.parcel ?? null,
         area: details.area?.geometry ?? null,
-        mapCentre: null,
+        mapView: null,
         references: Object.fromEntries(fields.map((field) => [field.key, values[field.key] ?? ''])),
         comments,
         imageUrls: picture.urls,
@@ -147,9 +148,9 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   const submit = async () => {
     if (!preview || !idempotencyKey) return;
     try {
-      const answer = await createRequest({ form: { ...preview, map: mapCentre() }, idempotencyKey }).unwrap();
+      const answer = await createRequest({ form: { ...preview, map: mapView() }, idempotencyKey }).unwrap();
       // Spec 01 §4: a reply other than 'created' is only logged.
-      if (answer.reply !== 'created') console.warn('[savi] the request service answered', answer.reply);
+      if (answer.reply !== REQUEST_CREATED) console.warn('[savi] the request service answered', answer.reply);
       setOutcome({ ok: true, gripReference: answer.gripReference });
     } catch (error) {
       // Spec 01 §4, §8: the error is shown and the wizard ends.

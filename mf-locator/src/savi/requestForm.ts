@@ -1,38 +1,24 @@
-import type { LatLng, Orientation, Parcel, SearchResultItem } from '@portal/contracts';
+import type {
+  LatLng,
+  Orientation,
+  Parcel,
+  RequestForm,
+  RequestMapView,
+  RequestSelected,
+  SearchResultItem,
+} from '@portal/contracts';
 import type { SearchOptionId } from '../search';
 import { CANT_LOCATE, REQUEST_TYPE, type RequestSubType } from './texts';
 
-/** The request form as PUT /api/v1.0/request/ receives it (spec 01 §3 "Request form"). */
-export interface SaviRequestForm {
-  /** The query, capitalised. */
-  Searched_For: string;
-  /** The search type (wizard option). */
-  mode: SearchOptionId | 'cantlocate';
+/** The request form as PUT /api/v1.0/request/ takes it (libs/contracts/src/requests.ts, spec 01 §3). */
+export type SaviRequestForm = RequestForm & {
+  requestSubType: RequestSubType;
+  reference: Record<string, string>;
   Selected_Address: string;
   Alternative_Addresses: string[];
-  coordinates: LatLng | null;
-  coordinateArray: [number, number] | null;
-  cantlocate: boolean;
-  /** The parcel (or marker area) outline. */
-  geojson: unknown;
-  /** The map's centre when the request was made. */
-  map: LatLng | null;
-  requestType: typeof REQUEST_TYPE;
-  requestSubType: RequestSubType;
-  /** Reference values keyed by reference key. */
-  reference: Record<string, string>;
-  referenceString: string;
+  Searched_For: string;
   additional: string;
-  type: string;
-  needsUpdate: boolean;
-  selected: SearchResultItem | null;
-  parcel: Parcel | null;
-  /** The locator's internal request (spec 01 §3): upper-cased query, imagery used and its URLs. */
-  query: string;
-  usedIdan: boolean;
-  imageUrls: Partial<Record<Orientation, string>>;
-  comments: string;
-}
+};
 
 export interface RequestInput {
   searchedFor: string;
@@ -43,7 +29,7 @@ export interface RequestInput {
   address: SearchResultItem | null;
   parcel: Parcel | null;
   area: unknown;
-  mapCentre: LatLng | null;
+  mapView: RequestMapView | null;
   references: Record<string, string>;
   comments: string;
   imageUrls: Partial<Record<Orientation, string>>;
@@ -71,14 +57,14 @@ export function buildRequestForm(input: RequestInput): SaviRequestForm {
   );
   return {
     Searched_For: capitalise(input.searchedFor),
-    mode: cantLocate && !input.option ? 'cantlocate' : (input.option ?? 'cantlocate'),
+    mode: input.option ?? 'cantlocate',
     Selected_Address: selectedAddress,
     Alternative_Addresses: alternatives,
     coordinates: input.point,
     coordinateArray: input.point ? [input.point.lat, input.point.lng] : null,
     cantlocate: cantLocate,
-    geojson: cantLocate ? null : (input.parcel?.geometry ?? input.area ?? null),
-    map: input.mapCentre,
+    geojson: cantLocate ? null : ((input.parcel?.geometry ?? input.area ?? null) as RequestForm['geojson']),
+    map: input.mapView,
     requestType: REQUEST_TYPE,
     requestSubType: input.subType,
     reference: references,
@@ -86,11 +72,21 @@ export function buildRequestForm(input: RequestInput): SaviRequestForm {
     additional: input.comments.trim(),
     type: REQUEST_TYPE,
     needsUpdate: false,
-    selected: cantLocate ? null : (input.address ?? input.item),
+    selected: cantLocate ? null : selectedParts(input.address ?? input.item),
     parcel: cantLocate ? null : input.parcel,
     query: input.searchedFor.trim().toUpperCase(),
     usedIdan: Object.keys(input.imageUrls).length > 0,
     imageUrls: input.imageUrls,
     comments: input.comments.trim(),
   };
+}
+
+/** Spec 03 §3 `selected`: the chosen address in parts, as far as the search result item has them. */
+function selectedParts(item: SearchResultItem | null): RequestSelected | null {
+  if (!item) return null;
+  const parts: RequestSelected = { formatted_address: item.formatted_address };
+  if (item.suburb) parts.suburb = item.suburb;
+  if (item.town) parts.town = item.town;
+  if (item.postalCode) parts.streetcode = item.postalCode.padStart(4, '0');
+  return parts;
 }

@@ -1,3 +1,5 @@
+import { REQUEST_SUBTYPE } from '@portal/contracts';
+
 /** The request tool's texts: spec 01 §1, §2, §5, §8 verbatim; the others are ours (docs/decisions.md). */
 export const SAVI_TEXT = {
   title: 'SAVi request tool',
