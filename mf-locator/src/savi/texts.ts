@@ -53,13 +53,13 @@ export const IMAGERY_TEXT = {
 
 /** Spec 01 §1: the request tool's subtypes; the request type is always SAVI (spec 01 §9). */
 export const REQUEST_SUBTYPES = [
-  'Replacement Value Estimate',
-  'Building Size Calculation',
-  "Can't Locate",
+  REQUEST_SUBTYPE.replacementValueEstimate,
+  REQUEST_SUBTYPE.buildingSizeCalculation,
+  REQUEST_SUBTYPE.cantLocate,
 ] as const;
 export type RequestSubType = (typeof REQUEST_SUBTYPES)[number];
-export const CANT_LOCATE: RequestSubType = "Can't Locate";
-export const REQUEST_TYPE = 'SAVI';
+export const CANT_LOCATE: RequestSubType = REQUEST_SUBTYPE.cantLocate;
+export const REQUEST_TYPE = 'SAVI' as const;
 
 /** Spec 01 §4: after the picture-view toggle the map is resized at these delays (ms). */
 export const MAP_RESIZE_DELAYS_MS = [500, 750, 1000, 1500] as const;
