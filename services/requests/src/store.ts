@@ -220,9 +220,11 @@ export interface MapFilter {
 }
 
 /**
- * Requests with a location as points, newest first, and how many match in all. One statement: the
- * count is a window over the matches (the GiST index on `point` and the created_at indexes find them),
- * so the page and its total agree.
+ * Requests with a location as points, newest first, and how many match in all. One statement, so the
+ * page and its total see the same rows: the page walks the created_at index (or the GiST index on
+ * `point` for a small box) and stops at the limit; the total is a separate count in an InitPlan. A window
+ * count (count(*) OVER ()) would read and sort every match before the limit: at 200 000 requests, 414 ms
+ * against 138 ms for all of them, 179 against 85 ms for one status, 33 against 24 ms for a 1° box.
  */
 export async function mapPoints(
   ds: DataSource,
@@ -244,7 +246,7 @@ export async function mapPoints(
   if (filter.to) where.push(`created_at < ${bind(filter.to)}`);
   const rows = (await ds.query(
     `SELECT id, grip_reference, request_type, request_sub_type, status, created_at, address, lat, lng,
-            count(*) OVER () AS total
+            (SELECT count(*) FROM requests.requests WHERE ${where.join(' AND ')}) AS total
      FROM requests.requests
      WHERE ${where.join(' AND ')}
      ORDER BY created_at DESC, id DESC
