@@ -148,7 +148,15 @@ export const RequestSelected = Type.Object({
 export type RequestSelected = Static<typeof RequestSelected>;
 
 /** A GeoJSON object (geometry, feature or collection): checked for its type, kept as sent. */
-export const RequestGeoJson = Type.Object({ type: Text(40) }, { additionalProperties: true });
+export const RequestGeoJson = Type.Object(
+  {
+    type: Text(40),
+    coordinates: Type.Optional(Type.Array(Type.Unknown())),
+    geometry: Type.Optional(Type.Unknown()),
+    features: Type.Optional(Type.Array(Type.Unknown())),
+  },
+  { additionalProperties: true },
+);
 
 /** The parcel of spec 01 §3; `geometry` is a Polygon or MultiPolygon in EPSG:4326. */
 export const RequestParcel = Type.Object(

@@ -351,6 +351,27 @@ describe('PUT /api/v1.0/request/', () => {
     expect(cantLocate.statusCode).toBe(201);
   });
 
+  it('takes a detailed parcel outline beyond the default 1 MB body limit', async () => {
+    const lat = -33.95;
+    const lng = 18.86;
+    // A circle of 60 000 vertices: about 2.3 MB of GeoJSON.
+    const ring = Array.from({ length: 60_000 }, (_, i) => {
+      const angle = (2 * Math.PI * i) / 60_000;
+      return [lng + 0.01 * Math.cos(angle), lat + 0.01 * Math.sin(angle)];
+    });
+    ring.push(ring[0]);
+    const answer = await create(
+      PLAIN,
+      rveForm({ parcel: { id: '77', geometry: { type: 'Polygon', coordinates: [ring] } } }),
+    );
+    expect(answer.statusCode).toBe(201);
+    const [row] = await db.dataSource.query(
+      'SELECT ST_NPoints(parcel_geom) AS points FROM requests.requests WHERE id = $1',
+      [idFrom(answer.headers.location)],
+    );
+    expect(row.points).toBe(60_001);
+  });
+
   it('makes a SAVI request without a subtype a Report (the earlier reading)', async () => {
     const answer = await create(PLAIN, rveForm({ requestSubType: undefined }));
     expect(answer.statusCode).toBe(201);

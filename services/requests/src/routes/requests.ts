@@ -40,6 +40,8 @@ const GRIP_REFERENCE = /^GRP-\d{4}-\d{6,}$/i;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,200}$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600 * 1000;
+/** Largest request form accepted (bytes). */
+export const CREATE_BODY_LIMIT = 8 * 1024 * 1024;
 
 /**
  * A date filter as an instant: a date alone is the start of that South African day (SAST, UTC+2, spec 03
@@ -81,6 +83,9 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
       url,
       {
         onRequest,
+        // The form carries the parcel's outline (twice: parcel and geojson); a farm's can pass the
+        // default 1 MB.
+        bodyLimit: CREATE_BODY_LIMIT,
         schema: { body: RequestForm, response: { 201: RequestCreatedAnswer, 409: ErrorAnswer, ...ERRORS } },
       },
       async (request, reply) => {
