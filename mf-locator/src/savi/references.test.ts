@@ -18,8 +18,8 @@ describe('formReferences', () => {
     const fields = formReferences(KMI);
     expect(fields.map((field) => field.key)).toEqual(['POLICY_NUMBER', 'BROKER_NAME']);
     expect(fields[0]).toMatchObject({ label: 'Policy Number', required: true });
-    expect(fields[0].pattern?.source).toBe('^[A-Z]{2}[0-9]{6}$');
-    expect(fields[1]).toMatchObject({ required: false, pattern: null, message: '' });
+    expect(fields[0].pattern).toBe('^[A-Z]{2}[0-9]{6}$');
+    expect(fields[1]).toMatchObject({ required: false, pattern: null, message: null });
   });
 
   it('keeps a 7-item entry whose last item is not true, and the short 4-item form', () => {
@@ -33,11 +33,11 @@ describe('formReferences', () => {
     ]);
   });
 
-  it('skips malformed entries and treats an invalid regex as none', () => {
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const fields = formReferences([null, ['only'], [1, 'X'], ['Bad', 'BAD', 0, true, '([', 'msg']]);
-    expect(fields).toHaveLength(1);
-    expect(fields[0].pattern).toBeNull();
+  it('skips malformed entries and does not hold an invalid regex against the user', () => {
+    const fields = formReferences([null, [1, 'X'], ['Bad', 'BAD', 0, true, '([', 'msg']]);
+    expect(fields.map((field) => field.key)).toEqual(['BAD']);
+    expect(validateReferences(fields, { BAD: 'anything' })).toEqual({});
+    expect(validateReferences(fields, {})).toEqual({ BAD: 'msg' });
   });
 
   it("suffixes optional labels with ' (optional)'", () => {
@@ -60,8 +60,9 @@ describe('validateReferences', () => {
     expect(validateReferences(fields, { POLICY_NUMBER: 'KM12' }).POLICY_NUMBER).toMatch(/two letters/);
   });
 
-  it('passes a matching required value and an empty optional one', () => {
+  it('passes a matching required value and leaves optional ones unchecked', () => {
     expect(validateReferences(fields, { POLICY_NUMBER: ' KM123456 ', BROKER_NAME: '' })).toEqual({});
+    expect(validateReferences(fields, { POLICY_NUMBER: 'KM123456', BROKER_NAME: '!!' })).toEqual({});
   });
 
   it("uses '{label} may not be empty.' when the entry has no message", () => {

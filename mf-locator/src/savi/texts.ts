@@ -1,4 +1,4 @@
-import { REQUEST_SUBTYPE } from '@portal/contracts';
+import { REFERENCE_TEXT, REQUEST_SUBTYPE } from '@portal/contracts';
 
 /** The request tool's texts: spec 01 §1, §2, §5, §8 verbatim; the others are ours (docs/decisions.md). */
 export const SAVI_TEXT = {
@@ -11,10 +11,7 @@ export const SAVI_TEXT = {
   next: 'Next',
   submit: 'Submit',
   submitting: 'Submitting…',
-  optionalSuffix: ' (optional)',
-  placeholder: (label: string) => `Please provide ${label}`,
-  notEmpty: (label: string) => `${label} may not be empty.`,
-  invalid: (label: string) => `${label} is not in the expected format.`,
+  placeholder: REFERENCE_TEXT.placeholder,
   comments: 'Additional comments',
   pictureView: 'Picture view',
   requestType: 'Request type',
