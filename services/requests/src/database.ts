@@ -1,19 +1,4 @@
-import { createDataSource } from '@portal/db';
-import type { DataSource } from 'typeorm';
+import { openServiceDatabase } from '@portal/db';
 
-/**
- * How the requests service's connections are set up: one-row writes and index-driven reads. Parallel
- * workers and JIT cost more than they save on such statements, and a runaway query must not hold a
- * connection.
- */
-export const DATABASE_SETTINGS = {
-  max_parallel_workers_per_gather: 0,
-  jit: 'off',
-  statement_timeout: '10s',
-} as const;
-
-export async function openDatabase(url: string): Promise<DataSource> {
-  const ds = createDataSource(url, { settings: DATABASE_SETTINGS });
-  await ds.initialize();
-  return ds;
-}
+/** The requests service's pool: one-row writes and index-driven reads (SHORT_STATEMENT_SETTINGS). */
+export const openDatabase = (url: string) => openServiceDatabase(url);
