@@ -181,3 +181,78 @@ test('a user without the avs service is sent home', async ({ page, playwright })
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Address validation' })).toHaveCount(0);
 });
+
+test('the mapping service shows the user’s requests, filtered, and asks again for the map’s box', async ({
+  page,
+}) => {
+  const [address] = await knownAddresses(1);
+  const [point] = await queryRun<{ lat: number; lng: number }>(
+    'SELECT ST_Y(point) AS lat, ST_X(point) AS lng FROM geo.addresses WHERE id = $1',
+    [address.id],
+  );
+  const user = demoAccount('user@portal.test');
+  await login(page, user.email, user.password);
+  const created = await page.request.put('/api/v1.0/request/', {
+    headers: { 'Idempotency-Key': `spatialkey-e2e-${Date.now()}` },
+    data: {
+      requestType: 'SAVI',
+      requestSubType: 'Replacement Value Estimate',
+      coordinates: { lat: Number(point.lat), lng: Number(point.lng) },
+      Searched_For: standardised(address),
+      selected: { formatted_address: standardised(address) },
+      reference: { POLICY_NUMBER: 'KM654321' },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const gripReference = created.headers()['x-grip-reference'];
+
+  const firstLook = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1.0/request/map');
+  await page.goto('/spatialkey');
+  await expect(page.getByRole('heading', { name: 'Mapping service' })).toBeVisible();
+  const answer = await (await firstLook).json();
+  expect(answer.points.map((p: { gripReference: string }) => p.gripReference)).toContain(gripReference);
+  await expect(page.getByTestId('request-count')).toHaveText(/\d+ requests? in view/);
+
+  // Filtered by type: the call says so.
+  const filtered = page.waitForResponse(
+    (r) =>
+      new URL(r.url()).pathname === '/api/v1.0/request/map' &&
+      new URL(r.url()).searchParams.get('type') === 'SAVI',
+  );
+  await page.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'SAVI' }).click();
+  await page.keyboard.press('Escape');
+  const savi = await (await filtered).json();
+  expect(savi.points.every((p: { requestType: string }) => p.requestType === 'SAVI')).toBe(true);
+
+  // The map moved: asked again for its box once it rests.
+  const boxed = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/v1.0/request/map' && new URL(r.url()).searchParams.has('west'),
+  );
+  const map = page.getByTestId('spatialkey-map');
+  await map.hover();
+  await page.mouse.wheel(0, -400);
+  const inBox = new URL((await boxed).url()).searchParams;
+  expect(Number(inBox.get('west'))).toBeLessThan(Number(inBox.get('east')));
+  expect(inBox.get('type')).toBe('SAVI');
+});
+
+test('locate finds an address and shows its parcel and the addresses on it', async ({ page }) => {
+  const [address] = await knownAddresses(1);
+  const user = demoAccount('user@portal.test');
+  await login(page, user.email, user.password);
+  await page.goto('/locate');
+  await expect(page.getByRole('heading', { name: 'Locate' })).toBeVisible();
+  await page.getByText('Search by Street Address').click();
+  const box = page.getByRole('textbox', { name: 'Search by Street Address' });
+  await box.fill(`${address.house_number} ${address.street_name}, ${address.town}`);
+  await box.press('Enter');
+  await page.getByText(standardised(address), { exact: true }).first().click();
+  await expect(page.getByTestId('locate-parcel')).toHaveText(`Parcel: ${erf(address)}`);
+  await expect(
+    page
+      .getByTestId('locate-summary')
+      .getByRole('list', { name: 'Addresses on this parcel' })
+      .getByText(`${address.house_number} ${address.street_name}`, { exact: true }),
+  ).toBeVisible();
+});
