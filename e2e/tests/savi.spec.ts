@@ -125,6 +125,8 @@ test('address search → parcel → picture view → Replacement Value Estimate 
     `${address.house_number} ${address.street_name}`,
   );
   await expect(popup(page).getByRole('button', { name: 'Get ID' })).toHaveCount(0);
+  // The parcel outline is on the map (the map says which parcel it has drawn).
+  await expect(page.getByTestId('locator-map')).toHaveAttribute('data-parcel-drawn', address.parcel_id);
 
   // Picture view: covered, so the oblique viewer; the marker is not draggable meanwhile.
   await page.getByRole('switch', { name: 'Picture view' }).check();

@@ -28,7 +28,7 @@ export { SearchPanel, ResultList, type SearchPanelProps, type ResultListProps } 
 export { AlertDialog, useAlerts } from './AlertDialog';
 export { LocatorMap, type LocatorMapProps } from './map/LocatorMap';
 export { usePlaceDetails, isAreaPlace, AREA_TYPES, type PlaceDetails } from './map/usePlaceDetails';
-export { GeometryLayer, readGeometry } from './map/GeometryLayer';
+export { GeometryLayer, readGeometry, type GeometryLayerProps } from './map/GeometryLayer';
 export { MainMarker, type MainMarkerProps } from './map/MainMarker';
 export { MapPopup, POPUP_SIZE } from './map/MapPopup';
 export { MarkerPopup, type MarkerPopupProps } from './map/MarkerPopup';

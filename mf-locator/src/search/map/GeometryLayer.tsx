@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { unByKey } from 'ol/Observable';
 import Feature from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import VectorLayer from 'ol/layer/Vector';
@@ -20,26 +21,33 @@ export function readGeometry(geometry: unknown): Geometry | null {
   }
 }
 
-/** Draws one geometry (a parcel or an area) in the given style while mounted. */
-export function GeometryLayer({
-  geometry,
-  style,
-  zIndex,
-}: {
+export interface GeometryLayerProps {
   geometry: unknown;
   style: Style;
   zIndex?: number;
-}) {
+  /** Called once the map has rendered the geometry (each new geometry): what a user sees as "drawn". */
+  onDrawn?: () => void;
+}
+
+/** Draws one geometry (a parcel or an area) in the given style while mounted. */
+export function GeometryLayer({ geometry, style, zIndex, onDrawn }: GeometryLayerProps) {
   const [layer] = useState(() => new VectorLayer({ source: new VectorSource(), style }));
   useEffect(() => {
     layer.setStyle(style);
     if (zIndex !== undefined) layer.setZIndex(zIndex);
   }, [layer, style, zIndex]);
+  const onDrawnRef = useRef(onDrawn);
+  useEffect(() => {
+    onDrawnRef.current = onDrawn;
+  });
   useEffect(() => {
     const source = layer.getSource();
     source?.clear();
     const olGeometry = readGeometry(geometry);
-    if (olGeometry) source?.addFeature(new Feature(olGeometry));
+    if (!olGeometry) return undefined;
+    source?.addFeature(new Feature(olGeometry));
+    const key = layer.once('postrender', () => onDrawnRef.current?.());
+    return () => unByKey(key);
   }, [layer, geometry]);
   useMapLayer(layer);
   return null;
