@@ -251,3 +251,12 @@ test('a user without the savi service is sent home', async ({ page }) => {
   await page.waitForURL((url) => url.pathname === '/');
   await expect(page.getByPlaceholder('Please select search option...')).toHaveCount(0);
 });
+
+test("the popup offers 'Get ID' to a user with includeIds", async ({ page }) => {
+  const address = await coveredAddress(2);
+  await openTool(page, 'admin@portal.test');
+  await search(page, 'Search by Geo-co-ordinates', `${address.lat}, ${address.lng}`);
+  await expect(popup(page)).toContainText(address.street_name);
+  await expect(popup(page).getByRole('button', { name: 'Get ID' })).toBeVisible();
+  await expect(popup(page).getByRole('button', { name: 'Copy GPS' })).toBeVisible();
+});

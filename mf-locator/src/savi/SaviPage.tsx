@@ -89,7 +89,11 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   // The marker dragged away from a chosen result overrides the search: audited (spec 01 §7).
   const lastResult = useRef<{ id: string; point: LatLng; text: string } | null>(null);
   useEffect(() => {
-    if (!selected) return;
+    if (!selected) {
+      // Cleared, reset or another option: a marker placed next is a new search, not an override.
+      lastResult.current = null;
+      return;
+    }
     if (selected.item) {
       lastResult.current = {
         id: selected.item.id,

@@ -1,9 +1,11 @@
+import { TEXT } from '@portal/domain';
+
 /** Texts of the search components: spec 01 §2, §4, §5, §8 verbatim; the others are ours (docs/decisions.md). */
 export const SEARCH_TEXT = {
   choosePlaceholder: 'Please select search option...',
   gpsUnparseable: 'Unable to parse the GPS co-ordinate provided',
   geocoderDown: 'Geocoding service down please try again later',
-  pleaseLogIn: 'Please log in.',
+  pleaseLogIn: TEXT.pleaseLogIn,
   noResults: 'No results found.',
   searching: 'Searching…',
   search: 'Search',
