@@ -241,4 +241,76 @@ describe('the SAVi request tool', () => {
     fireEvent.click(within(viewer).getByRole('button', { name: 'Zoom in' }));
     expect(within(viewer).getByText('120%')).toBeTruthy();
   });
+
+  it('suggests addresses while typing (from 3 characters, debounced) and selects a suggestion', async () => {
+    const fetchMock = answers({
+      [`POST ${AVS_API.search}`]: () => json(200, { success: true, result: [item] }),
+    });
+    renderRemote('/savi');
+    fireEvent.click(await screen.findByText('Search by Street Address'));
+    const box = screen.getByRole('textbox', { name: 'Search by Street Address' });
+    fireEvent.change(box, { target: { value: '12' } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(callsTo(fetchMock, 'POST', AVS_API.search)).toHaveLength(0);
+
+    fireEvent.keyDown(box, { key: ' ' });
+    fireEvent.change(box, { target: { value: '12 chu' } });
+    const suggestions = await screen.findByRole('list', { name: 'Suggestions' });
+    const [call] = callsTo(fetchMock, 'POST', AVS_API.search);
+    expect(await call.clone().json()).toMatchObject({
+      query: '12 chu',
+      searchOptions: { address: true, erf: true },
+    });
+    fireEvent.click(within(suggestions).getByText(item.formatted_address));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', AVS_API.reverse)).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', AVS_API.reverse)[0].clone().json()).toMatchObject({
+      lat: item.location.lat,
+      lng: item.location.lng,
+      searchOption: 'address',
+    });
+  });
+
+  it('searches farms with the farm flag, and postal codes with searchPostal and their area', async () => {
+    const area = {
+      id: '9',
+      type: 'postal',
+      formatted_address: '7600, Stellenbosch',
+      location: item.location,
+      confidence: 1,
+    };
+    const fetchMock = answers({
+      [`POST ${AVS_API.search}`]: () => json(200, { success: true, result: [] }),
+      [`POST ${AVS_API.searchPostal}`]: () => json(200, { success: true, result: [area] }),
+      [`POST ${AVS_API.geojson}`]: () =>
+        json(200, {
+          success: true,
+          result: { id: '9', type: 'postal', name: '7600', geometry: reverse.result.parcel.geometry },
+        }),
+    });
+    renderRemote('/savi');
+    fireEvent.click(await screen.findByText('Search by Farm Name'));
+    const farmBox = screen.getByRole('textbox', { name: 'Search by Farm Name' });
+    fireEvent.change(farmBox, { target: { value: 'Welgelegen' } });
+    fireEvent.keyDown(farmBox, { key: 'Enter' });
+    expect(await screen.findByText('No results found.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: "Can't Locate" })).toBeTruthy();
+    const farmCalls = callsTo(fetchMock, 'POST', AVS_API.search);
+    expect(await farmCalls[farmCalls.length - 1].clone().json()).toMatchObject({
+      query: 'Welgelegen South Africa',
+      searchOptions: { farm: true },
+    });
+
+    fireEvent.keyDown(farmBox, { key: 'Escape' });
+    fireEvent.click(await screen.findByText('Search by Postal Code'));
+    const postalBox = screen.getByRole('textbox', { name: 'Search by Postal Code' });
+    fireEvent.change(postalBox, { target: { value: '7600' } });
+    fireEvent.keyDown(postalBox, { key: 'Enter' });
+    fireEvent.click(await screen.findByText('7600, Stellenbosch'));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', AVS_API.geojson)).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', AVS_API.geojson)[0].clone().json()).toMatchObject({
+      id: '9',
+      type: 'postal',
+    });
+    expect(callsTo(fetchMock, 'POST', AVS_API.reverse)).toHaveLength(0);
+  });
 });
