@@ -135,7 +135,8 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   const preview = subType
     ? buildRequestForm({
         searchedFor: state.searchedFor || state.query,
-        option: state.option,
+        // A placed or dragged marker is a marker search, whatever option found the place first.
+        option: selected && !selected.item ? 'marker' : state.option,
         subType,
         point: selected?.point ?? null,
         item: selected?.item ?? null,
