@@ -18,6 +18,8 @@ import { measureGatewayOverhead } from './gateway-overhead.mjs';
 import { measurePageForModel, writePageForModelResults } from './page-for-model.mjs';
 import { measureGeoImport } from './geo-import.mjs';
 import { measureGeoSearch, writeGeoSearchResults } from './geo-search.mjs';
+import { measureGeoTiles, writeGeoTilesResults } from './geo-tiles.mjs';
+import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
 
 await exitOnPrepareError(() => prepare({ browser: true }));
 const gatewayPort = await findFreePort();
@@ -48,6 +50,9 @@ try {
     pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000, samples: 30 })),
     geoImport: await measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
     geoSearch: writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),
+    geoTiles: writeGeoTilesResults(await measureGeoTiles({ scale: 1_000_000 })),
+    // Starts its own portal on the geodata bench database (a browser per run).
+    saviTiming: writeSaviTimingResults(await measureSaviTiming({ scale: 1_000_000 })),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

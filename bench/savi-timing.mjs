@@ -245,6 +245,13 @@ export async function measureSaviTiming({
   };
 }
 
+/** Writes the figures to bench/results/savi-timing.json and returns them (for bench/run.mjs). */
+export function writeSaviTimingResults(result) {
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(RESULTS_FILE, JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name, fallback) => {
     const i = process.argv.indexOf(`--${name}`);
@@ -256,7 +263,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     warmup: Number(arg('warmup', '3')),
     pauseMs: Number(arg('pause', '1000')),
   });
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(RESULTS_FILE, JSON.stringify(result, null, 2) + '\n');
-  console.log(JSON.stringify(result, null, 2));
+  console.log(JSON.stringify(writeSaviTimingResults(result), null, 2));
 }
