@@ -31,6 +31,11 @@ export const TILES_API = {
   /** An OpenLayers/XYZ URL template. */
   template: (layer: TileLayer) => `/api/v1.0/tiles/${layer}/{z}/{x}/{y}.mvt`,
   tile: (layer: TileLayer, z: number, x: number, y: number) => `/api/v1.0/tiles/${layer}/${z}/${x}/${y}.mvt`,
+  /**
+   * The portal's own satellite view (512-pixel JPEG tiles, z 13–19; 204 below), an XYZ raster template.
+   * Not a vector layer, so not in TILE_LAYERS.
+   */
+  satellite: '/api/v1.0/tiles/satellite/{z}/{x}/{y}.jpg',
 } as const;
 
 /** Longest query the search calls accept (characters), after trimming. */

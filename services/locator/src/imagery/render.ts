@@ -59,12 +59,23 @@ interface Projector {
   oblique: boolean;
 }
 
-function projector(orientation: Orientation, width: number, height: number): Projector {
-  const scale = width / VIEW_WIDTH_M;
+/** How much ground a picture shows and what it draws besides the scene. */
+export interface ViewOptions {
+  /** Ground width shown (metres). Default VIEW_WIDTH_M. */
+  widthM?: number;
+  /** Ground height shown (metres; ortho only). Default: the width's scale, so pixels are square. */
+  heightM?: number;
+  /** Draw the location's marker and the view's name. Default true; map tiles draw neither. */
+  annotate?: boolean;
+}
+
+function projector(orientation: Orientation, width: number, height: number, options: ViewOptions): Projector {
+  const scale = width / (options.widthM ?? VIEW_WIDTH_M);
   if (orientation === 'o') {
+    const northScale = options.heightM ? height / options.heightM : scale;
     return {
       oblique: false,
-      project: ([east, north]) => [width / 2 + east * scale, height / 2 - north * scale],
+      project: ([east, north]) => [width / 2 + east * scale, height / 2 - north * northScale],
       depth: (_point, h) => -h,
     };
   }
@@ -176,8 +187,14 @@ function shadowPieces(building: SceneBuilding, view: Projector): string[] {
 }
 
 /** The scene as an SVG document of `width` × `height` pixels. */
-export function sceneToSvg(scene: Scene, orientation: Orientation, width: number, height: number): string {
-  const view = projector(orientation, width, height);
+export function sceneToSvg(
+  scene: Scene,
+  orientation: Orientation,
+  width: number,
+  height: number,
+  options: ViewOptions = {},
+): string {
+  const view = projector(orientation, width, height, options);
   const ground = (rings: LocalRing[]) =>
     polygonPath(rings.map((ring) => ring.map((p) => view.project(p, 0))));
   const strokeScale = width / 1024;
@@ -215,14 +232,18 @@ export function sceneToSvg(scene: Scene, orientation: Orientation, width: number
     parts.push(buildingFaces(building, view, roofColour));
   }
 
+  if (options.annotate === false) return svgDocument(width, height, parts);
   parts.push(markerSvg(view.project([0, 0], 0), strokeScale, view.oblique));
   const label = `${ORIENTATION_NAMES[orientation]}${orientation === 'o' ? '' : ' oblique'}`;
   const fontPx = Math.max(9, Math.round(14 * strokeScale));
   parts.push(
     `<text x="${fontPx * 0.7}" y="${height - fontPx * 0.7}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${fontPx}" fill="#ffffff" stroke="rgba(0,0,0,0.55)" stroke-width="${(fontPx / 5).toFixed(1)}" paint-order="stroke">${label}</text>`,
   );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${parts.join('')}</svg>`;
+  return svgDocument(width, height, parts);
 }
+
+const svgDocument = (width: number, height: number, parts: string[]) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${parts.join('')}</svg>`;
 
 function markerSvg([x, y]: [number, number], scale: number, oblique: boolean): string {
   const radius = 9 * scale;
@@ -244,6 +265,19 @@ export async function renderJpeg(scene: Scene, orientation: Orientation, size: I
   return sharp(Buffer.from(svg))
     .jpeg({ quality: size === 'full' ? 85 : 80, mozjpeg: false })
     .toBuffer();
+}
+
+/**
+ * A square map tile of `sizePx` pixels, seen straight down, showing `widthM` × `heightM` metres around
+ * the scene's centre: the ortho style without the marker and label.
+ */
+export async function renderOrthoTileJpeg(
+  scene: Scene,
+  sizePx: number,
+  ground: { widthM: number; heightM: number },
+): Promise<Buffer> {
+  const svg = sceneToSvg(scene, 'o', sizePx, sizePx, { ...ground, annotate: false });
+  return sharp(Buffer.from(svg)).jpeg({ quality: 82, mozjpeg: false }).toBuffer();
 }
 
 function ringCentroid(ring: LocalRing): LocalPoint {

@@ -53,6 +53,29 @@ interface SceneRow {
   roads: { geom: GeoJsonGeometry }[];
 }
 
+/** A box in degrees: west, south, east, north. */
+export type DegreeBox = [west: number, south: number, east: number, north: number];
+
+export interface SceneArea {
+  /** What is read: rows whose bounding box meets it. */
+  box: DegreeBox;
+  /** Origin of the scene's local frame (metres east and north of it). */
+  centre: GeoPoint;
+  /** The point whose parcel is marked as `here`, or null to mark none. */
+  here: GeoPoint | null;
+  /** How far beyond the box (degrees) long parcels and streets are cut, so none ends visibly inside it. */
+  cutMargin: number;
+}
+
+/** Metres east and north a box spans, measured in the local frame of a scene centred on it. */
+export function boxExtentM([west, south, east, north]: DegreeBox): { widthM: number; heightM: number } {
+  const centreLat = (south + north) / 2;
+  return {
+    widthM: (east - west) * metresPerDegreeLng(centreLat),
+    heightM: (north - south) * METRES_PER_DEGREE_LAT,
+  };
+}
+
 /**
  * Reads what is drawn around `centre` in one statement: building footprints, parcel outlines (noting the
  * one under the point) and street surfaces (buffered in metres on the geography), all through the GiST
@@ -61,6 +84,19 @@ interface SceneRow {
 export async function loadScene(ds: DataSource, centre: GeoPoint): Promise<Scene> {
   const dLat = SCENE_RADIUS_M / METRES_PER_DEGREE_LAT;
   const dLng = SCENE_RADIUS_M / metresPerDegreeLng(centre.lat);
+  return loadSceneArea(ds, {
+    box: [centre.lng - dLng, centre.lat - dLat, centre.lng + dLng, centre.lat + dLat],
+    centre,
+    here: centre,
+    // Cut long parcels (farms) and streets a little beyond the box, so they stay small but never end
+    // visibly inside the picture.
+    cutMargin: dLat,
+  });
+}
+
+/** The scene of any box (a map tile's, say): the same rows and frame as loadScene, for a given area. */
+export async function loadSceneArea(ds: DataSource, area: SceneArea): Promise<Scene> {
+  const { box, centre, here } = area;
   const [row] = (await ds.query(
     `WITH area AS (SELECT ST_MakeEnvelope($1, $2, $3, $4, 4326) AS box,
                           ST_SetSRID(ST_MakePoint($5, $6), 4326) AS point)
@@ -69,7 +105,8 @@ export async function loadScene(ds: DataSource, centre: GeoPoint): Promise<Scene
                                                    'roof', b.roof, 'geom', ST_AsGeoJSON(b.geom, 7)::json)
                                  ORDER BY b.id), '[]')
         FROM geo.buildings b, area WHERE b.geom && area.box) AS buildings,
-       (SELECT coalesce(json_agg(json_build_object('id', p.id::text, 'here', ST_Intersects(p.geom, area.point),
+       (SELECT coalesce(json_agg(json_build_object('id', p.id::text,
+                                                   'here', coalesce(ST_Intersects(p.geom, area.point), false),
                                                    'geom', ST_AsGeoJSON(ST_Intersection(p.geom, ST_Expand(area.box, $7)), 7)::json)
                                  ORDER BY p.id), '[]')
         FROM geo.parcels p, area WHERE p.geom && area.box) AS parcels,
@@ -78,18 +115,7 @@ export async function loadScene(ds: DataSource, centre: GeoPoint): Promise<Scene
                   ORDER BY s.id), '[]')
         FROM geo.streets s, area WHERE s.geom && area.box) AS roads
      FROM area`,
-    [
-      centre.lng - dLng,
-      centre.lat - dLat,
-      centre.lng + dLng,
-      centre.lat + dLat,
-      centre.lng,
-      centre.lat,
-      // Cut long parcels (farms) and streets a little beyond the box, so they stay small but never end
-      // visibly inside the picture.
-      dLat,
-      ROAD_HALF_WIDTH_M,
-    ],
+    [...box, here?.lng ?? null, here?.lat ?? null, area.cutMargin, ROAD_HALF_WIDTH_M],
   )) as SceneRow[];
 
   const toLocal = ([lng, lat]: number[]): LocalPoint => [

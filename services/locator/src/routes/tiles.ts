@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { TILE_LAYERS, TILES_API, type TileLayer } from '@portal/contracts';
-import { badRequest, notFound, type TypedFastify } from '@portal/server-kit';
+import { badRequest, createStorage, notFound, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
+import { SATELLITE_MAX_ZOOM, SATELLITE_MIN_ZOOM, SatelliteTiles } from '../imagery/satellite';
 import { MAX_TILE_ZOOM, etagMatches, renderTile, tileEtag, type TileAddress } from '../tiles/render';
 
 export const MVT_CONTENT_TYPE = 'application/vnd.mapbox-vector-tile';
@@ -16,6 +17,12 @@ export const TILE_CACHE_CONTROL = 'private, max-age=3600';
 // Coordinates arrive as path text and are parsed here, so a bad one gets a message naming the tile rule.
 const TileParams = Type.Object({
   layer: Type.String({ maxLength: 40 }),
+  z: Type.String({ maxLength: 12 }),
+  x: Type.String({ maxLength: 12 }),
+  y: Type.String({ maxLength: 12 }),
+});
+
+const SatelliteParams = Type.Object({
   z: Type.String({ maxLength: 12 }),
   x: Type.String({ maxLength: 12 }),
   y: Type.String({ maxLength: 12 }),
@@ -50,8 +57,33 @@ export function parseTileAddress(params: { z: string; x: string; y: string }): T
  * addresses; see tiles/layers.ts for what each holds at which zoom). 204 for an empty tile, 304 when the
  * If-None-Match names the tile's content hash, 401 without a session, 400 for an impossible tile, 404
  * for an unknown layer.
+ *
+ * GET /api/v1.0/tiles/satellite/{z}/{x}/{y}.jpg: the portal's own satellite view, 512-pixel JPEGs drawn
+ * top-down from the parcels, streets and buildings in the tile (imagery/satellite.ts), z 13–19; 204 below
+ * z 13, beyond z 19 and for a tile with nothing to draw. Stored like the built-in imagery; same session,
+ * cache and ETag rules as the vector tiles.
  */
 export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
+  const satellite = new SatelliteTiles(
+    ctx.ds,
+    createStorage({ driver: 'local', dir: ctx.config.imageryStorageDir }),
+  );
+  // Registered before the vector route: the static 'satellite' segment and the .jpg suffix pick it.
+  app.get(
+    `${TILES_API.prefix}satellite/:z/:x/:y.jpg`,
+    { onRequest: app.authenticate, schema: { params: SatelliteParams } },
+    async (request, reply) => {
+      const tile = parseTileAddress(request.params);
+      reply.header('cache-control', TILE_CACHE_CONTROL);
+      if (tile.z < SATELLITE_MIN_ZOOM || tile.z > SATELLITE_MAX_ZOOM) return reply.code(204).send();
+      const rendered = await satellite.tile(tile);
+      if (!rendered) return reply.code(204).send();
+      reply.header('etag', rendered.etag);
+      if (etagMatches(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
+      return reply.type('image/jpeg').send(rendered.jpeg);
+    },
+  );
+
   app.get(
     `${TILES_API.prefix}:layer/:z/:x/:y.mvt`,
     {
