@@ -1,9 +1,10 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import type OlMap from 'ol/Map';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { MapView, useCurrentUser } from '@portal/web-kit';
 import type { LocatorSearch } from '../useLocatorSearch';
+import { BaseLayerSwitch, baseLayerProps, type BaseLayerChoice } from './baseLayers';
 import { GeometryLayer } from './GeometryLayer';
 import { MainMarker } from './MainMarker';
 import { MapFocus } from './MapFocus';
@@ -24,11 +25,24 @@ export interface LocatorMapProps {
 
 /**
  * The locator's map: the parcel overlay, the main marker (placed by a click in marker mode, dragged while
- * draggable), its popup, the selected parcel (parcel style) or area (area style), and the zoom rules.
+ * draggable), its popup, the selected parcel (parcel style) or area (area style), the zoom rules, and
+ * the Street / Satellite switch (spec 01 §2).
  */
 export function LocatorMap({ search, details, draggable = true, onMapReady, children }: LocatorMapProps) {
   const { user } = useCurrentUser();
   const { state } = search;
+  const [baseLayer, setBaseLayer] = useState<BaseLayerChoice>('street');
+  // The view's zoom (read when a move ends): the built-in satellite tiles start at view zoom 14.
+  const [viewZoom, setViewZoom] = useState(0);
+  const handleMapReady = useCallback(
+    (map: OlMap) => {
+      const readZoom = () => setViewZoom(map.getView().getZoom() ?? 0);
+      readZoom();
+      map.on('moveend', readZoom);
+      onMapReady?.(map);
+    },
+    [onMapReady],
+  );
   const selected = state.selected;
   const [popupOpen, setPopupOpen] = useState(true);
   useEffect(() => setPopupOpen(true), [selected?.version]);
@@ -57,9 +71,11 @@ export function LocatorMap({ search, details, draggable = true, onMapReady, chil
           </Box>
         }
       >
+        <BaseLayerSwitch value={baseLayer} onChange={setBaseLayer} />
         <MapView
           parcels
-          onMapReady={onMapReady}
+          {...baseLayerProps(baseLayer, viewZoom)}
+          onMapReady={handleMapReady}
           onClick={(lat, lng) => {
             if (state.markerMode && state.option && draggable) search.placeMarker(lat, lng);
           }}
