@@ -4,8 +4,16 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '@portal/contracts';
-import { DEMO_PASSWORD, AuditRecordEntity, PasswordResetTokenEntity, createTestDatabase } from '@portal/db';
+import {
+  DEMO_PASSWORD,
+  AuditRecordEntity,
+  PasswordResetTokenEntity,
+  UserEntity,
+  createTestDatabase,
+} from '@portal/db';
+import { rolesOf } from '@portal/domain';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
+import { signTestSession } from '@portal/server-kit/testing';
 import { loadIdentityConfig } from './config';
 import { buildApp } from './app';
 
@@ -392,9 +400,19 @@ describe('menu, services and audit', () => {
 });
 
 describe('the request form references', () => {
-  const referencesOf = async (who: string) => {
-    const cookie = cookieOf(await login(who))!;
-    return app.inject({ url: '/api/v1.0/users/me/references', cookies: { [SESSION_COOKIE]: cookie } });
+  // Sessions signed here (as identity signs them) rather than by logging in: the other tests have used up
+  // user@portal.test's login attempts (AUTH_ATTEMPTS_PER_EMAIL is 5 in this file).
+  const referencesOf = async (email: string) => {
+    const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
+    const token = signTestSession(join(varDir, 'keys/jwt-private.pem'), {
+      sub: user.id,
+      email: user.email,
+      name: user.name,
+      roles: rolesOf(user),
+      groupId: user.groupId,
+      claimsUser: user.claimsUser,
+    });
+    return app.inject({ url: '/api/v1.0/users/me/references', cookies: { [SESSION_COOKIE]: token } });
   };
 
   it("answers the group's references for a user and its claimsReferences for a claims user", async () => {
