@@ -125,12 +125,6 @@ describe('GET /api/v1.0/tiles/satellite/{z}/{x}/{y}.jpg', () => {
     expect(stats.channels[0].max - stats.channels[0].min).toBeGreaterThan(60);
   });
 
-  it('draws the tile in the ortho style (written to the temporary directory for a look)', async () => {
-    const res = await getSatellite(satelliteUrl(tileOf(19, offset(40, 10))));
-    expect(res.statusCode).toBe(200);
-    await sharp(res.rawPayload).png().toFile(join(varDir, 'z19.png'));
-  });
-
   it('serves a tile again from storage with the same ETag, and 304 for If-None-Match', async () => {
     const url = satelliteUrl(tileOf(17, offset(30, 10)));
     const first = await getSatellite(url);
