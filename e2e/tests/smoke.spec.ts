@@ -18,6 +18,12 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
         routes: ['/services/admin'],
         roles: ['admin', 'ratesEditor'],
       },
+      {
+        name: 'locator',
+        entry: '/remotes/locator/mf-manifest.json',
+        routes: ['/savi', '/avs', '/locate', '/spatialkey'],
+        roles: ['authenticated'],
+      },
     ],
   });
 });
