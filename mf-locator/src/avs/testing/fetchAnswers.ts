@@ -1,36 +1,8 @@
 import { API, type Service, type SessionUser } from '@portal/contracts';
+import { json, type Answer } from '@portal/web-kit/testing';
 
-/**
- * Fetch answered by "METHOD /path" for the locator remote's screen tests (as mf-services-admin's): the
- * session, the user's services and whatever the screen calls.
- */
-
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-
-export const text = (status: number, body: string, headers: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } });
-
-export const errorAnswer = (statusCode: number, message: string, messages?: string[]) =>
-  json(statusCode, { statusCode, error: 'Error', message, ...(messages ? { messages } : {}) });
-
-export type Answer = (request: Request) => Response | Promise<Response>;
-
-/** Replaces fetch with answers by "METHOD /path" (query string ignored); anything else is a 404. */
-export function answerFetch(answers: Record<string, Answer>) {
-  const mock = jest.fn(async (request: Request) => {
-    const answer = answers[`${request.method} ${new URL(request.url).pathname}`];
-    return answer ? answer(request) : errorAnswer(404, 'Not found');
-  });
-  global.fetch = mock as unknown as typeof fetch;
-  return mock;
-}
-
-/** The requests made to "METHOD /path", in order. */
-export const callsTo = (mock: ReturnType<typeof answerFetch>, method: string, path: string) =>
-  mock.mock.calls
-    .map(([request]) => request)
-    .filter((request) => request.method === method && new URL(request.url).pathname === path);
+// The fetch answers are web-kit's; the session and services here are the locator screens'.
+export { json, text, errorAnswer, answerFetch, callsTo, type Answer } from '@portal/web-kit/testing';
 
 export const plainUser = {
   _id: 'u-user',
