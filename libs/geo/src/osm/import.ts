@@ -300,6 +300,8 @@ export async function importOsm(
     }
   } catch (err) {
     input.destroy();
+    // osm-pbf-parser-node's own errors for a file that is not a PBF ("input format error", "sequence
+    // error", "not implemented" for unsupported blob compressions) become one message naming the file.
     const message = /format error|sequence error|not implemented/.test((err as Error).message)
       ? `${file} is not a readable OSM PBF file (${(err as Error).message})`
       : (err as Error).message;
