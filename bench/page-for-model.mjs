@@ -1,25 +1,28 @@
 // GET /api/v1.0/services/page-for-model over 100 000 users in ~200 groups: p50/p95 latency of every
 // combination of page (first, middle, last), page size (20, 100, 1000), sort (name, email, groupName,
 // createdAt; asc and desc) and filter (none, name contains, email contains, groupName equals, active is
-// true). Runs in a throwaway database and starts services-admin in this process (buildApp + listen on a
-// free port), requests one at a time over a kept-alive connection, client-side timing (whole answer read).
+// true). Runs in a throwaway database and starts services-admin as in production (its own process,
+// services/services-admin/dist/main.js, on a free port), requests one at a time over a kept-alive
+// connection, client-side timing (whole answer read).
 // Needs the build (libs, services-admin) and the session keys in var/keys, as `npm start` leaves them.
-// Usage: node bench/page-for-model.mjs [--samples 30] [--users 100000]
+// Usage: node bench/page-for-model.mjs [--samples 30] [--users 100000] [--page-sizes 20,100,1000]
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { redisUrl } from '../scripts/lib/settings.mjs';
+import {
+  findFreePort,
+  portalProcesses,
+  startProcess,
+  stopProcesses,
+  waitUntilReady,
+} from '../scripts/lib/processes.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { benchSessionCookie } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
 const db = require(join(ROOT, 'libs/db/dist/index.js'));
-const { createRedis } = require(join(ROOT, 'libs/server-kit/dist/index.js'));
 const { rolesOf } = require(join(ROOT, 'libs/domain/dist/index.js'));
-const { buildApp } = require(join(ROOT, 'services/services-admin/dist/app.js'));
-const { openDatabase } = require(join(ROOT, 'services/services-admin/dist/database.js'));
-const { loadServicesAdminConfig } = require(join(ROOT, 'services/services-admin/dist/config.js'));
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -168,7 +171,7 @@ const KINDS = ['Brokers', 'Insurance', 'Valuers', 'Assessors', 'Underwriters'];
  * 200 groups (town × kind) and the users, by SQL: names and e-mails cycle through South African names,
  * groups are spread evenly (1 in 97 users has none), 95 % are active, created over about three years.
  */
-async function seedUsers(ds, count) {
+export async function seedUsers(ds, count) {
   await ds.query(
     `INSERT INTO identity.groups (name, code, active, professional_fee_percentage)
      SELECT t.town || ' ' || k.kind, 'B' || lpad((row_number() OVER ())::text, 3, '0'), true, 10
@@ -191,9 +194,11 @@ async function seedUsers(ds, count) {
           (SELECT $1::text[] AS names) f, (SELECT $2::text[] AS names) s, (SELECT $3::text[] AS names) d`,
     [FIRST_NAMES, SURNAMES, DOMAINS, count],
   );
-  // Statistics and the visibility map, as autovacuum would have them on a table that has been in use.
+  // Statistics and the visibility map, as autovacuum would have them on a table that has been in use, and
+  // the seeded pages written out now rather than by a checkpoint in the middle of the measurements.
   await ds.query('VACUUM ANALYZE identity.users');
   await ds.query('VACUUM ANALYZE identity.groups');
+  await ds.query('CHECKPOINT');
 }
 
 /** A session cookie for the demo admin, signed like identity signs it (the bench has identity's key). */
@@ -231,20 +236,24 @@ function pageUrl(base, { filter, sort, pageSize, pageNumber }) {
   return `${base}/api/v1.0/services/page-for-model?${params}`;
 }
 
+/**
+ * One request, timed from sending it to its answer's last byte (the server's latency; what the client
+ * then does with the JSON is the client's). The answer is parsed after the clock stops and checked.
+ */
 async function timed(url, cookie) {
   const started = performance.now();
   const res = await fetch(url, { headers: { cookie } });
-  const body = await res.json();
+  const bytes = await res.arrayBuffer();
   const ms = performance.now() - started;
+  const body = JSON.parse(Buffer.from(bytes).toString('utf8'));
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+  if (!Array.isArray(body.docs) || typeof body.total !== 'number') throw new Error(`${url}: not a page`);
   return { ms, body };
 }
 
-export async function measurePageForModel({ users = 100_000, samples = 30 } = {}) {
+export async function measurePageForModel({ users = 100_000, samples = 30, pageSizes = PAGE_SIZES } = {}) {
   const database = await db.createTestDatabase({ seed: true });
-  const redis = createRedis(redisUrl(), 'bench-page-for-model');
-  let ds;
-  let app;
+  let service;
   try {
     const seedStarted = performance.now();
     await seedUsers(database.dataSource, users);
@@ -254,15 +263,16 @@ export async function measurePageForModel({ users = 100_000, samples = 30 } = {}
       .findOneByOrFail({ email: 'admin@portal.test' });
     const cookie = adminCookie(admin);
 
-    const config = {
-      ...loadServicesAdminConfig({ ...process.env, DATABASE_URL: database.url }),
-      logLevel: 'warn',
-    };
-    // The service's own pool, set up as in production.
-    ds = await openDatabase(database.url);
-    app = await buildApp(config, { ds, redis });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${app.server.address().port}`;
+    // The service alone in its process, as `npm start` runs it: the client's work is not the server's.
+    const port = await findFreePort();
+    const spec = portalProcesses({
+      databaseUrl: database.url,
+      servicesAdminPort: port,
+      env: { LOG_LEVEL: 'warn' },
+    }).find((process) => process.name === 'services-admin');
+    service = startProcess(spec, { logFile: join(ROOT, 'bench/results/page-for-model.log') });
+    await waitUntilReady(service);
+    const base = `http://127.0.0.1:${port}`;
 
     const combinations = [];
     for (const filter of Object.keys(FILTERS)) {
@@ -271,7 +281,7 @@ export async function measurePageForModel({ users = 100_000, samples = 30 } = {}
         pageUrl(base, { filter, sort: SORTS[0], pageSize: 20, pageNumber: 1 }),
         cookie,
       );
-      for (const pageSize of PAGE_SIZES) {
+      for (const pageSize of pageSizes) {
         const pages = Math.max(1, Math.ceil(body.total / pageSize));
         const positions = { first: 1, middle: Math.ceil(pages / 2), last: pages };
         for (const sort of SORTS) {
@@ -333,9 +343,7 @@ export async function measurePageForModel({ users = 100_000, samples = 30 } = {}
       perCombination: results,
     };
   } finally {
-    await app?.close();
-    await ds?.destroy();
-    await redis.quit();
+    if (service) await stopProcesses([service]);
     await database.drop();
   }
 }
@@ -357,6 +365,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measurePageForModel({
     users: Number(arg('users', '100000')),
     samples: Number(arg('samples', '30')),
+    pageSizes: arg('page-sizes', PAGE_SIZES.join(',')).split(',').map(Number),
   });
   console.log(JSON.stringify(writePageForModelResults(result), null, 2));
 }

@@ -7,6 +7,7 @@ export {
   ServicesAdmin1763800000000,
   Geo1763900000000,
   Requests1764000000000,
+  UserPages1764100000000,
 } from './migrations';
 export {
   createDataSource,

@@ -9,6 +9,7 @@ const IDENTITY_TABLES = [
   'groups',
   'password_reset_tokens',
   'services',
+  'user_list_revision',
   'user_services',
   'user_totals',
   'users',
@@ -60,6 +61,7 @@ describe('migrations', () => {
       'ServicesAdmin1763800000000',
       'Geo1763900000000',
       'Requests1764000000000',
+      'UserPages1764100000000',
     ]);
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
     expect(await db.dataSource.showMigrations()).toBe(false);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import type { DataSource } from 'typeorm';
 import { ROLE } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
-import { UserEntity } from '@portal/db';
+import type { UserEntity } from '@portal/db';
 import { forbidden, unauthorized } from '@portal/server-kit';
 
 /** The user making the call, as the database has it now (not as the session token remembers it). */
@@ -21,6 +21,21 @@ declare module 'fastify' {
   }
 }
 
+/** What a guard reads of the caller's row. */
+type GuardRow = Pick<
+  UserEntity,
+  | 'id'
+  | 'name'
+  | 'email'
+  | 'groupId'
+  | 'active'
+  | 'tokensValidAfter'
+  | 'isAdmin'
+  | 'ratesEditor'
+  | 'saviOperator'
+  | 'saviQC'
+>;
+
 export type Guard = (...roles: string[]) => onRequestAsyncHookHandler[];
 
 /**
@@ -35,21 +50,15 @@ export function guards(app: FastifyInstance, ds: DataSource): Guard {
   return (...roles) => [
     app.requireRoles(...roles),
     async (request: FastifyRequest) => {
-      const user = await ds.getRepository(UserEntity).findOne({
-        where: { id: request.user.sub },
-        select: {
-          id: true,
-          name: true,
-          email: true,
-          groupId: true,
-          active: true,
-          tokensValidAfter: true,
-          isAdmin: true,
-          ratesEditor: true,
-          saviOperator: true,
-          saviQC: true,
-        },
-      });
+      // Plain SQL: this runs before every call, and the repository's query building cost more than the
+      // lookup itself (bench/page-for-model.mjs).
+      const [user]: GuardRow[] = await ds.query(
+        `SELECT id, name, email, group_id AS "groupId", active, tokens_valid_after AS "tokensValidAfter",
+                is_admin AS "isAdmin", rates_editor AS "ratesEditor", savi_operator AS "saviOperator",
+                savi_qc AS "saviQC"
+         FROM identity.users WHERE id = $1`,
+        [request.user.sub],
+      );
       if (!user || !user.active) throw unauthorized();
       if (user.tokensValidAfter && request.user.ims < user.tokensValidAfter.getTime()) throw unauthorized();
       const current = rolesOf(user);

@@ -1,6 +1,7 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   ADMIN_MODELS,
+  type AdminUser,
   FILTER_OPERATORS,
   type FilterOperator,
   type GroupsPage,
@@ -9,7 +10,7 @@ import {
 import { UserTotalsEntity } from '@portal/db';
 import { badRequest } from '@portal/server-kit';
 import { escapeLike, Parameters } from './sql';
-import { groupsOf, usersOf, type RowSource, type Rows } from './views';
+import { groupsOf, USER_PAGE_COLUMNS, usersOf, type RowSource, type Rows } from './views';
 
 /**
  * GET /api/v1.0/services/page-for-model (spec 03 §7): one page of the users or groups grid, filtered and
@@ -38,6 +39,11 @@ interface Field {
   emptyWhen?: string;
   /** The column of the kept user totals that counts the users with this flag set. */
   tally?: string;
+  /**
+   * The type of `sortBy` when an index walks it (with the id after it unless unique) and carries every
+   * column of a page: such a sort is read from checkpoints (see pageFromCheckpoints).
+   */
+  sortType?: 'text' | 'timestamptz';
 }
 
 interface Model {
@@ -49,6 +55,8 @@ interface Model {
   defaultSort: SortKey[];
   /** Whether the kept user totals (per group, in all and per flag) count this model's rows. */
   keptTotals?: boolean;
+  /** Whether identity.user_list_revision counts this model's changes (pages from checkpoints). */
+  revisioned?: boolean;
 }
 
 const text = (column: string, sortBy = `lower(${column})`): Field => ({ kind: 'text', column, sortBy });
@@ -60,10 +68,11 @@ const MODELS: Record<ModelName, Model> = {
     alias: 'u',
     groupJoin: 'LEFT JOIN identity.groups g ON g.id = u.group_id',
     keptTotals: true,
+    revisioned: true,
     fields: {
-      name: text('u.name'),
+      name: { ...text('u.name'), sortType: 'text' },
       // Stored lower-case (a check constraint says so): compared and sorted as is.
-      email: { ...text('u.email', 'u.email'), unique: true },
+      email: { ...text('u.email', 'u.email'), unique: true, sortType: 'text' },
       groupName: {
         ...text('g.name'),
         // The order of pageByGroupName, so that both ways of reading a page agree.
@@ -78,7 +87,7 @@ const MODELS: Record<ModelName, Model> = {
       saviOperator: flag('u.savi_operator', 'savi_operator'),
       saviQC: flag('u.savi_qc', 'savi_qc'),
       claimsUser: flag('u.claims_user', 'claims_user'),
-      createdAt: { kind: 'date', column: 'u.created_at', sortBy: 'u.created_at' },
+      createdAt: { kind: 'date', column: 'u.created_at', sortBy: 'u.created_at', sortType: 'timestamptz' },
     },
     defaultSort: [{ field: 'name', descending: false }],
   },
@@ -352,9 +361,8 @@ interface Selection {
   kept?: string;
 }
 
-function selectionOf(request: PageRequest): Selection {
+function selectionOf(request: PageRequest, params = new Parameters()): Selection {
   const model = MODELS[request.model];
-  const params = new Parameters();
   const applied = request.filters.flatMap((filter) => {
     const condition = conditionOf(filter, model, params);
     return condition ? [{ filter, condition }] : [];
@@ -415,9 +423,14 @@ const CONCURRENT_WALK_LIMIT = 50_000;
  */
 const SORTED_MATCHES_LIMIT = 20_000;
 
+/** Positions between two checkpoints of a sort (pageFromCheckpoints): a page skips fewer than this. */
+const CHECKPOINT_STEP = 1000;
+
 interface Limits {
   concurrentWalkLimit: number;
   sortedMatchesLimit: number;
+  /** 0: no checkpoints. */
+  checkpointStep: number;
 }
 
 /**
@@ -507,6 +520,124 @@ async function pageInOrder<Doc>(
   };
 }
 
+/** Every `step`-th key of a sort, from the first, and the number of rows, at a revision of the list. */
+interface Checkpoints {
+  revision: string;
+  total: number;
+  keys: string[][];
+}
+
+/** How many sorts-and-filters each database keeps checkpoints of (each is about 100 keys per 100 000). */
+const MAX_CHECKPOINT_SETS = 64;
+const checkpointSets = new WeakMap<DataSource, Map<string, Checkpoints>>();
+
+function checkpointsOf(manager: EntityManager): Map<string, Checkpoints> {
+  let sets = checkpointSets.get(manager.connection);
+  if (!sets) checkpointSets.set(manager.connection, (sets = new Map()));
+  return sets;
+}
+
+function remember(sets: Map<string, Checkpoints>, key: string, checkpoints: Checkpoints) {
+  sets.delete(key);
+  sets.set(key, checkpoints);
+  // Least recently used first: a Map keeps insertion order.
+  if (sets.size > MAX_CHECKPOINT_SETS) sets.delete(sets.keys().next().value!);
+}
+
+/** Whether a page can come from checkpoints: one indexed sort, flag filters only. */
+function checkpointable(request: PageRequest, model: Model): boolean {
+  return (
+    !!model.revisioned &&
+    request.sort.length === 1 &&
+    !!model.fields[request.sort[0].field].sortType &&
+    request.filters.every(({ field }) => model.fields[field].kind === 'boolean')
+  );
+}
+
+/**
+ * A page without the walk: the sort's key at every `step`-th position and the number of rows are read
+ * once per revision of the users list (identity.sort_checkpoints: one walk, MOVE skipping between keys)
+ * and kept; a page, in either direction, is then a range of the ascending order that starts at most `step`
+ * entries after a checkpoint (`WHERE (key) >= checkpoint … OFFSET < step`), read index-only. The page
+ * statement checks the revision itself: rows that changed since make it come back empty, and the
+ * checkpoints are read again. Undefined when changes keep coming (the caller reads the page as before).
+ */
+async function pageFromCheckpoints(
+  manager: EntityManager,
+  request: PageRequest,
+  { model, conditions, params }: Selection,
+  step: number,
+): Promise<Page<AdminUser> | undefined> {
+  const [{ field, descending }] = request.sort;
+  const sorted = model.fields[field];
+  const keys: { expression: string; type: string }[] = [
+    { expression: sorted.sortBy, type: sorted.sortType! },
+  ];
+  if (!sorted.unique) keys.push({ expression: `${model.alias}.id`, type: 'uuid' });
+  const ascending = keys.map(({ expression }) => `${expression} ASC`).join(', ');
+
+  // The same filters, their values as elements of the function's boolean[] (EXECUTE … USING).
+  const keyParams = new Parameters([], (n) => `($1)[${n}]`);
+  const keyConditions = request.filters.flatMap((filter) => conditionOf(filter, model, keyParams) ?? []);
+  const keysQuery = `SELECT ARRAY[${keys.map(({ expression }) => `${expression}::text`).join(', ')}]
+    FROM ${model.from} ${whereOf(keyConditions)} ORDER BY ${ascending}`;
+  const setKey = JSON.stringify([keysQuery, keyParams.values, step]);
+  const sets = checkpointsOf(manager);
+
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let checkpoints = sets.get(setKey);
+    if (!checkpoints) {
+      const [read]: Checkpoints[] = await manager.query(
+        `SELECT (SELECT revision FROM identity.user_list_revision)::text AS revision, c.total,
+                c.checkpoints AS keys
+         FROM identity.sort_checkpoints($1, $2, $3::boolean[]) c`,
+        [keysQuery, step, keyParams.values],
+      );
+      checkpoints = read;
+    }
+    remember(sets, setKey, checkpoints);
+    const { revision, total } = checkpoints;
+
+    const take = Math.min(request.limit, total - request.offset);
+    if (take <= 0) {
+      const [current]: { revision: string }[] = await manager.query(
+        'SELECT revision::text AS revision FROM identity.user_list_revision',
+      );
+      if (current.revision === revision) return { docs: [], total };
+      sets.delete(setKey);
+      continue;
+    }
+    // The page as a range of the ascending order (a descending page counts from the far end).
+    const start = descending ? total - request.offset - take : request.offset;
+    const checkpoint = Math.floor(start / step);
+    const query = new Parameters(params.values);
+    const where = [
+      ...conditions,
+      `(SELECT revision FROM identity.user_list_revision) = ${query.bind(revision)}::bigint`,
+    ];
+    if (checkpoint > 0) {
+      const from = checkpoints.keys[checkpoint];
+      where.push(
+        `(${keys.map(({ expression }) => expression).join(', ')}) >= (${keys
+          .map(({ type }, i) => `${query.bind(from[i])}::${type}`)
+          .join(', ')})`,
+      );
+    }
+    const { docs } = await usersOf(manager, {
+      rows: {
+        sql: `SELECT ${USER_PAGE_COLUMNS}, ${keys.map(({ expression }, i) => `${expression} AS k${i}`).join(', ')}
+          FROM ${model.from} WHERE ${where.join(' AND ')} ORDER BY ${ascending}
+          LIMIT ${query.bind(take)} OFFSET ${query.bind(start - checkpoint * step)}`,
+        order: keys.map((_, i) => `p.k${i} ${direction(descending)}`).join(', '),
+      },
+      params: query.values,
+    });
+    if (docs.length === take) return { docs, total };
+    sets.delete(setKey);
+  }
+  return undefined;
+}
+
 /**
  * Users by group name: groups in name order (then id, so namesakes do not mix), each group's users by
  * name (then id), users without a group after the groups (before them going down, as PostgreSQL sorts
@@ -594,10 +725,15 @@ export async function pageForModel(
   {
     concurrentWalkLimit = CONCURRENT_WALK_LIMIT,
     sortedMatchesLimit = SORTED_MATCHES_LIMIT,
+    checkpointStep = CHECKPOINT_STEP,
   }: Partial<Limits> = {},
 ): Promise<UsersPage | GroupsPage> {
   const selection = selectionOf(request);
-  const limits = { concurrentWalkLimit, sortedMatchesLimit };
+  const limits = { concurrentWalkLimit, sortedMatchesLimit, checkpointStep };
+  if (checkpointStep > 0 && checkpointable(request, selection.model)) {
+    const page = await pageFromCheckpoints(manager, request, selection, checkpointStep);
+    if (page) return page;
+  }
   if (request.model === 'groups') {
     return pageInOrder(manager, request, selection, (source) => groupsOf(manager, source), limits);
   }

@@ -295,8 +295,9 @@ describe('page-for-model', () => {
   it('reads pages the same whichever way it takes (walk from either end, or sorting the matches)', async () => {
     const ids = (docs: { _id: string }[]) => docs.map((doc) => doc._id);
     const ways = [
-      { concurrentWalkLimit: 0, sortedMatchesLimit: 0 },
-      { concurrentWalkLimit: 1_000_000, sortedMatchesLimit: 1_000_000 },
+      { concurrentWalkLimit: 0, sortedMatchesLimit: 0, checkpointStep: 0 },
+      { concurrentWalkLimit: 1_000_000, sortedMatchesLimit: 1_000_000, checkpointStep: 0 },
+      { checkpointStep: 3 },
     ];
     for (const [sort, filter] of [
       [[['createdAt', 'desc']], {}],
@@ -331,6 +332,82 @@ describe('page-for-model', () => {
         }
       }
     }
+  });
+
+  it('reads pages from checkpoints of a sort the same as by walking, also after users change', async () => {
+    const ids = (docs: { _id: string }[]) => docs.map((doc) => doc._id);
+    const query = (
+      sort: [string, string],
+      filter: Record<string, unknown>,
+      pageNumber: number,
+      pageSize: number,
+    ) =>
+      parsePageQuery({
+        modelName: 'users',
+        pageNumber: String(pageNumber),
+        pageSize: String(pageSize),
+        sort: JSON.stringify([sort]),
+        ...Object.fromEntries(Object.entries(filter).map(([field, value]) => [field, JSON.stringify(value)])),
+      });
+    const active = { compareBy: 'is', compareTo: 'true' };
+    const cases = [
+      [['name', 'asc'], {}],
+      [['name', 'desc'], { active }],
+      [['email', 'asc'], { active: { compareBy: 'not', compareTo: 'true' } }],
+      [['email', 'desc'], {}],
+      [['createdAt', 'asc'], { active, admin: { compareBy: 'is', compareTo: 'false' } }],
+      [['createdAt', 'desc'], {}],
+    ] as const;
+    const compare = async (when: string) => {
+      for (const [sort, filter] of cases) {
+        // The walk, without checkpoints, in one page: what every smaller page must be a slice of.
+        const all = await pageForModel(appDatabase.manager, query([...sort], filter, 1, 1000), {
+          checkpointStep: 0,
+        });
+        for (const step of [1, 4]) {
+          for (let pageNumber = 1; pageNumber <= Math.ceil(all.total / 7) + 1; pageNumber++) {
+            const page = await pageForModel(appDatabase.manager, query([...sort], filter, pageNumber, 7), {
+              checkpointStep: step,
+            });
+            expect([when, sort, filter, step, pageNumber, page.total, ids(page.docs)]).toEqual([
+              when,
+              sort,
+              filter,
+              step,
+              pageNumber,
+              all.total,
+              ids(all.docs).slice((pageNumber - 1) * 7, pageNumber * 7),
+            ]);
+          }
+        }
+      }
+    };
+    await db.dataSource.query(
+      `INSERT INTO identity.users (name, email, password_hash, created_at)
+       VALUES ('Checkpoint Mover', 'cp-mover@example.co.za', 'x', timestamptz '2025-03-10 10:00+02')`,
+    );
+    await compare('at first');
+    // Each change moves users past the kept checkpoints: the revision makes them be read again.
+    await db.dataSource.query(
+      `UPDATE identity.users SET name = 'AAA Moved', email = 'zzz-moved@example.co.za',
+              created_at = timestamptz '2001-01-01', active = NOT active
+       WHERE email = 'cp-mover@example.co.za'`,
+    );
+    await compare('after an update');
+    await db.dataSource.query(
+      `INSERT INTO identity.users (name, email, password_hash) VALUES ('Checkpoint New', 'cp-new@example.co.za', 'x')`,
+    );
+    await compare('after an insert');
+    await db.dataSource.query(
+      `DELETE FROM identity.users WHERE email IN ('cp-new@example.co.za', 'zzz-moved@example.co.za')`,
+    );
+    await compare('after a delete');
+    // A login (last_login_at) moves nobody: the revision stays.
+    const revision = async () =>
+      (await db.dataSource.query('SELECT revision::text AS r FROM identity.user_list_revision'))[0].r;
+    const before = await revision();
+    await db.dataSource.query(`UPDATE identity.users SET last_login_at = now() WHERE email = '${ADMIN}'`);
+    expect(await revision()).toBe(before);
   });
 
   it('sorts by group name, users without a group last, and by name case-insensitively', async () => {

@@ -1,16 +1,22 @@
 import type { EntityManager } from 'typeorm';
 
-/** Collects the values of a statement and hands out their placeholders ($1, $2, …). */
+/**
+ * Collects the values of a statement and hands out their placeholders ($1, $2, …, or as `placeholder`
+ * writes the n-th: elements of one array parameter, for SQL run by EXECUTE … USING).
+ */
 export class Parameters {
   readonly values: unknown[];
 
-  constructor(values: readonly unknown[] = []) {
+  constructor(
+    values: readonly unknown[] = [],
+    private readonly placeholder: (n: number) => string = (n) => `$${n}`,
+  ) {
     this.values = [...values];
   }
 
   bind(value: unknown): string {
     this.values.push(value);
-    return `$${this.values.length}`;
+    return this.placeholder(this.values.length);
   }
 }
 

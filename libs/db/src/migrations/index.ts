@@ -2,8 +2,15 @@ import { Initial1763700000000 } from './1763700000000-Initial';
 import { ServicesAdmin1763800000000 } from './1763800000000-ServicesAdmin';
 import { Geo1763900000000 } from './1763900000000-Geo';
 import { Requests1764000000000 } from './1764000000000-Requests';
+import { UserPages1764100000000 } from './1764100000000-UserPages';
 
-export { Initial1763700000000, ServicesAdmin1763800000000, Geo1763900000000, Requests1764000000000 };
+export {
+  Initial1763700000000,
+  ServicesAdmin1763800000000,
+  Geo1763900000000,
+  Requests1764000000000,
+  UserPages1764100000000,
+};
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -11,4 +18,5 @@ export const MIGRATIONS = [
   ServicesAdmin1763800000000,
   Geo1763900000000,
   Requests1764000000000,
+  UserPages1764100000000,
 ];
