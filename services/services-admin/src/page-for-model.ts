@@ -57,6 +57,8 @@ interface Model {
   keptTotals?: boolean;
   /** Whether identity.user_list_revision counts this model's changes (pages from checkpoints). */
   revisioned?: boolean;
+  /** What a page shows of a row, when its reader takes rows rather than ids (RowSource.rows). */
+  pageColumns?: string;
 }
 
 const text = (column: string, sortBy = `lower(${column})`): Field => ({ kind: 'text', column, sortBy });
@@ -69,6 +71,7 @@ const MODELS: Record<ModelName, Model> = {
     groupJoin: 'LEFT JOIN identity.groups g ON g.id = u.group_id',
     keptTotals: true,
     revisioned: true,
+    pageColumns: USER_PAGE_COLUMNS,
     fields: {
       name: { ...text('u.name'), sortType: 'text' },
       // Stored lower-case (a check constraint says so): compared and sorted as is.
@@ -484,14 +487,18 @@ async function pageInOrder<Doc>(
   const sortMatches = async (): Promise<Page<Doc> | undefined> => {
     const query = new Parameters(params.values);
     const columns = order.map(({ expression }, i) => `${expression} AS k${i}`).join(', ');
+    const keyOrder = (alias: string) => orderBy(order.map((_, i) => `${alias}k${i}`));
+    // MATERIALIZED keeps PostgreSQL from turning this back into the walk. With the page's columns read
+    // along (users), the page is cut from the matches without looking its rows up again.
+    const matches = `matches AS MATERIALIZED (
+        SELECT ${model.pageColumns ?? `${model.alias}.id`}, ${columns} FROM ${model.from} ${join} ${where}
+        LIMIT ${query.bind(sortedMatchesLimit + 1)})`;
+    const limit = `LIMIT ${query.bind(request.limit)} OFFSET ${query.bind(request.offset)}`;
     const page = await rowsOf({
-      // MATERIALIZED keeps PostgreSQL from turning this back into the walk.
-      with: `matches AS MATERIALIZED (
-        SELECT ${model.alias}.id, ${columns} FROM ${model.from} ${join} ${where}
-        LIMIT ${query.bind(sortedMatchesLimit + 1)})`,
-      ids: `ARRAY(
-        SELECT id FROM matches ORDER BY ${orderBy(order.map((_, i) => `k${i}`))}
-        LIMIT ${query.bind(request.limit)} OFFSET ${query.bind(request.offset)})`,
+      with: matches,
+      ...(model.pageColumns
+        ? { rows: { sql: `SELECT * FROM matches ORDER BY ${keyOrder('')} ${limit}`, order: keyOrder('p.') } }
+        : { ids: `ARRAY(SELECT id FROM matches ORDER BY ${keyOrder('')} ${limit})` }),
       total: '(SELECT count(*)::int FROM matches)',
       params: query.values,
     });
@@ -652,35 +659,30 @@ async function pageByGroupName<Doc>(
   rowsOf: RowReader<Doc>,
   descending: boolean,
 ): Promise<Page<Doc>> {
-  const counts: { group_id: string | null; members: number }[] = kept
-    ? await manager.query(keptPerGroup(kept))
-    : await manager.query(
-        `SELECT u.group_id, count(*)::int AS members FROM identity.users u ${whereOf(conditions)}
-         GROUP BY u.group_id`,
-        params.values,
-      );
-  const members = new Map(counts.map((row) => [row.group_id, row.members]));
+  // The matching users per group, the groups in page order (users without a group last, first going
+  // down): one statement.
+  const dir = direction(descending);
+  const counts: { group_id: string | null; members: number }[] = await manager.query(
+    `SELECT c.group_id, c.members
+     FROM (${
+       kept
+         ? keptPerGroup(kept)
+         : `SELECT u.group_id, count(*)::int AS members FROM identity.users u ${whereOf(conditions)}
+            GROUP BY u.group_id`
+     }) c
+     LEFT JOIN identity.groups g ON g.id = c.group_id
+     ORDER BY c.group_id IS NULL ${dir}, lower(g.name) ${dir}, g.id ${dir}`,
+    kept ? [] : params.values,
+  );
   const total = counts.reduce((sum, row) => sum + row.members, 0);
   const take = Math.min(request.limit, total - request.offset);
   if (take <= 0) return { docs: [], total };
 
-  const dir = direction(descending);
-  const named: { id: string }[] = await manager.query(
-    `SELECT g.id FROM identity.groups g WHERE g.id = ANY($1::uuid[]) ORDER BY lower(g.name) ${dir}, g.id ${dir}`,
-    [counts.flatMap((row) => row.group_id ?? [])],
-  );
-  const groups: (string | null)[] = named.map((group) => group.id);
-  if (members.has(null)) {
-    if (descending) groups.unshift(null);
-    else groups.push(null);
-  }
-
   const slices: { group: string | null; skip: number; take: number }[] = [];
   let skip = request.offset;
   let remaining = take;
-  for (const group of groups) {
+  for (const { group_id: group, members: size } of counts) {
     if (remaining === 0) break;
-    const size = members.get(group)!;
     if (skip >= size) {
       skip -= size;
       continue;
@@ -691,14 +693,16 @@ async function pageByGroupName<Doc>(
     skip = 0;
   }
 
+  // Each slice is read whole from the (group, name) index, which carries every column of the page.
   const query = new Parameters(params.values);
   const filters = conditions.map((condition) => ` AND ${condition}`).join('');
   const walk = (groupCondition: string, skipSql: string, takeSql: string) =>
-    `SELECT u.id, lower(u.name) AS sort_name FROM identity.users u WHERE ${groupCondition}${filters}
+    `SELECT ${USER_PAGE_COLUMNS}, lower(u.name) AS sort_name FROM identity.users u
+     WHERE ${groupCondition}${filters}
      ORDER BY lower(u.name) ${dir}, u.id ${dir} OFFSET ${skipSql} LIMIT ${takeSql}`;
   const grouped = slices.filter((slice) => slice.group !== null);
   const parts = [
-    `SELECT s.part, w.id, w.sort_name
+    `SELECT s.part, w.*
      FROM unnest(${query.bind(grouped.map((slice) => slice.group))}::uuid[],
                  ${query.bind(grouped.map((slice) => slice.skip))}::int[],
                  ${query.bind(grouped.map((slice) => slice.take))}::int[]) WITH ORDINALITY AS s(group_id, skip, take, part)
@@ -709,13 +713,12 @@ async function pageByGroupName<Doc>(
     // Numbered to come before the first group (0) or after the last.
     const part = descending ? 0 : grouped.length + 1;
     parts.push(
-      `SELECT ${part}::bigint, n.id, n.sort_name
+      `SELECT ${part}::bigint, n.*
        FROM (${walk('u.group_id IS NULL', query.bind(ungrouped.skip), query.bind(ungrouped.take))}) n`,
     );
   }
-  const ids = `ARRAY(
-    SELECT id FROM (${parts.join(' UNION ALL ')}) sliced ORDER BY part, sort_name ${dir}, id ${dir})`;
-  return { docs: (await rowsOf({ ids, params: query.values })).docs, total };
+  const rows = { sql: parts.join(' UNION ALL '), order: `p.part, p.sort_name ${dir}, p.id ${dir}` };
+  return { docs: (await rowsOf({ rows, params: query.values })).docs, total };
 }
 
 /** Runs a page request. The limits are for tests, to reach each way of reading a page with few rows. */
