@@ -208,6 +208,31 @@ test('GPS search, then a marker placed by a map click', async ({ page }) => {
   await expect(popup(page)).toContainText(answer.result.address?.formatted_address ?? 'No address retrieved');
 });
 
+test("a marker drawn with the map's draw tool", async ({ page }) => {
+  const address = await coveredAddress(3);
+  await openTool(page, 'user@portal.test');
+  // A GPS search brings the map to the data; Escape goes back to the options and leaves the map there.
+  await search(page, 'Search by Geo-co-ordinates', `${address.lat}, ${address.lng}`);
+  await expect(popup(page)).toContainText(address.street_name);
+  await page.getByRole('textbox', { name: 'Search by Geo-co-ordinates' }).press('Escape');
+  await expect(popup(page)).toHaveCount(0);
+
+  await page.getByRole('button', { name: /^Search by Map Click/ }).click();
+  const draw = page.getByRole('button', { name: 'Draw a marker' });
+  await draw.click();
+  await expect(draw).toHaveAttribute('aria-pressed', 'true');
+  const reverse = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/avs/reverse');
+  const map = page.getByTestId('locator-map');
+  const bounds = (await map.boundingBox())!;
+  await map.click({ position: { x: bounds.width / 2, y: bounds.height / 2 } });
+  await expect(popup(page)).toBeVisible();
+  await expect(popup(page)).toContainText(/Retrieving Information \. \. \.|Marker is draggable/);
+  const answer = await (await reverse).json();
+  await expect(popup(page)).toContainText(answer.result.address?.formatted_address ?? 'No address retrieved');
+  // One point per use: the tool is off again.
+  await expect(draw).toHaveAttribute('aria-pressed', 'false');
+});
+
 test("Can't Locate after an empty search is logged without an address", async ({ page }) => {
   await openTool(page, 'user@portal.test');
   await search(page, 'Search by Street Address', 'Qxzv Wjkq Plmb');

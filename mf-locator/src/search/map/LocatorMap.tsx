@@ -5,6 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { MapView, useCurrentUser } from '@portal/web-kit';
 import type { LocatorSearch } from '../useLocatorSearch';
 import { BaseLayerSwitch, baseLayerProps, type BaseLayerChoice } from './baseLayers';
+import { DrawMarkerTool } from './DrawMarkerTool';
 import { GeometryLayer } from './GeometryLayer';
 import { MainMarker } from './MainMarker';
 import { MapFocus } from './MapFocus';
@@ -24,8 +25,8 @@ export interface LocatorMapProps {
 }
 
 /**
- * The locator's map: the parcel overlay, the main marker (placed by a click in marker mode, dragged while
- * draggable), its popup, the selected parcel (parcel style) or area (area style), the zoom rules, and
+ * The locator's map: the parcel overlay, the main marker (placed by a click or the draw tool in marker
+ * mode, dragged while draggable), its popup, the selected parcel (parcel style) or area (area style), the zoom rules, and
  * the Street / Satellite switch (spec 01 §2).
  */
 export function LocatorMap({ search, details, draggable = true, onMapReady, children }: LocatorMapProps) {
@@ -43,6 +44,13 @@ export function LocatorMap({ search, details, draggable = true, onMapReady, chil
     },
     [onMapReady],
   );
+  // Spec 01 §2: the marker is placed (click, draw) only once a search option is chosen and marker mode
+  // is on, and not while picture view holds the map still.
+  const markerPlaceable = !!state.option && state.markerMode && draggable;
+  const [drawing, setDrawing] = useState(false);
+  useEffect(() => {
+    if (!markerPlaceable) setDrawing(false);
+  }, [markerPlaceable]);
   const selected = state.selected;
   const [popupOpen, setPopupOpen] = useState(true);
   useEffect(() => setPopupOpen(true), [selected?.version]);
@@ -77,9 +85,13 @@ export function LocatorMap({ search, details, draggable = true, onMapReady, chil
           {...baseLayerProps(baseLayer, viewZoom)}
           onMapReady={handleMapReady}
           onClick={(lat, lng) => {
-            if (state.markerMode && state.option && draggable) search.placeMarker(lat, lng);
+            // While the draw tool is on it places the marker itself: one placement per click.
+            if (markerPlaceable && !drawing) search.placeMarker(lat, lng);
           }}
         >
+          {markerPlaceable && (
+            <DrawMarkerTool active={drawing} onActiveChange={setDrawing} onDraw={search.placeMarker} />
+          )}
           {areaGeometry && <GeometryLayer geometry={areaGeometry} style={AREA_STYLE} zIndex={10} />}
           {parcelGeometry && (
             <GeometryLayer
