@@ -18,7 +18,7 @@ import {
 } from './baseLayerConfig';
 import { createBaseTileLayer } from './tileLayers';
 import { createOfflineBaseLayer, OFFLINE_OCEAN_COLOUR } from './offlineBaseMap';
-import { createParcelOverlayLayer, createStreetMapLayers } from './vectorTiles';
+import { createImageryLabelLayers, createParcelOverlayLayer, createStreetMapLayers } from './vectorTiles';
 
 /** Base layers sit below everything children add (default zIndex 0), whatever order they arrive in. */
 const BASE_LAYER_Z_INDEX = -100;
@@ -42,6 +42,12 @@ export interface MapViewProps {
    * pages anonymous users see. When the tiles fail (no session, service down) only Natural Earth stays.
    */
   streetTiles?: boolean;
+  /**
+   * While a raster base layer (satellite imagery) is shown, draw labels from the same tiles over it: road
+   * names and thin see-through roads, place names and house numbers, white on dark halos. Default false.
+   * Needs `streetTiles`; off for the map's life once the tiles have failed, as the street map.
+   */
+  labelsOverImagery?: boolean;
   /** Show the parcel overlay from the locator's tiles (green, opacity 0.5; from view zoom 15). */
   parcels?: boolean;
   /** Called once with the OpenLayers map after it is created (again if StrictMode re-creates it). */
@@ -65,6 +71,7 @@ export function MapView({
   baseLayers,
   activeBaseLayerId,
   streetTiles = true,
+  labelsOverImagery = false,
   parcels = false,
   onMapReady,
   onClick,
@@ -168,10 +175,12 @@ export function MapView({
     };
   }, [map, offline]);
 
-  // The street map from the locator's tiles, over Natural Earth, while the offline map is shown. Once
-  // its tiles have failed (no session, service down) it stays off for this map's life.
+  // The street map from the locator's tiles, over Natural Earth, while the offline map is shown; the
+  // labels over imagery from the same tiles while a raster base layer is. Once those tiles have failed
+  // (no session, service down) both stay off for this map's life.
   const [streetTilesFailed, setStreetTilesFailed] = useState(false);
   const streetMapShown = offline && streetTiles && !streetTilesFailed;
+  const imageryLabelsShown = !offline && labelsOverImagery && streetTiles && !streetTilesFailed;
   useEffect(() => {
     if (!map || !streetMapShown) return undefined;
     const layers = createStreetMapLayers(() => setStreetTilesFailed(true));
@@ -183,6 +192,18 @@ export function MapView({
       });
     };
   }, [map, streetMapShown]);
+
+  useEffect(() => {
+    if (!map || !imageryLabelsShown) return undefined;
+    const layers = createImageryLabelLayers(() => setStreetTilesFailed(true));
+    layers.forEach((layer) => map.addLayer(layer));
+    return () => {
+      layers.forEach((layer) => {
+        map.removeLayer(layer);
+        layer.dispose();
+      });
+    };
+  }, [map, imageryLabelsShown]);
 
   const [parcelTilesFailed, setParcelTilesFailed] = useState(false);
   const parcelsShown = parcels && !parcelTilesFailed;
@@ -214,6 +235,7 @@ export function MapView({
         style={containerStyle}
         data-offline-map={offline || undefined}
         data-street-map={streetMapShown || undefined}
+        data-imagery-labels={imageryLabelsShown || undefined}
       />
       <OlMapContext.Provider value={map}>{map ? children : null}</OlMapContext.Provider>
     </>

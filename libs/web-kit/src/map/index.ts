@@ -31,6 +31,7 @@ export {
   createVectorTileLayer,
   createVectorTileSource,
   createStreetMapLayers,
+  createImageryLabelLayers,
   createParcelOverlayLayer,
   createPortalTileGrid,
   STREET_MAP_LAYERS,

@@ -9,15 +9,23 @@ import { TileSourceEvent } from 'ol/source/Tile';
 import type Tile from 'ol/Tile';
 import type { StyleFunction } from 'ol/style/Style';
 import type Style from 'ol/style/Style';
+import { asArray } from 'ol/color';
 import { TILES_API } from '@portal/contracts';
 import { MapView } from './MapView';
+import type { BaseLayerConfig } from './baseLayerConfig';
 import { NotFoundMap } from './NotFoundMap';
 import { installJsdomMapSupport } from './testing/jsdomMapSupport';
 import { TILE_ERRORS_BEFORE_FALLBACK } from './tileLayers';
 import {
+  createImageryLabelLayers,
   createParcelOverlayLayer,
   createStreetMapLayers,
+  IMAGERY_LABEL_HALO,
   roadWidthAt,
+  styleAddress,
+  styleImageryAddress,
+  styleImageryPlace,
+  styleImageryRoad,
   stylePlace,
   styleRoad,
   VECTOR_LAYER_MIN_ZOOM,
@@ -30,6 +38,10 @@ const vectorLayersOf = (map: OlMap) =>
     .getAllLayers()
     .filter((layer): layer is VectorTileLayer<VectorTileSource> => layer instanceof VectorTileLayer);
 const tileLayerNames = (map: OlMap) => vectorLayersOf(map).map((layer) => layer.get('tileLayer') as string);
+/** The vector layers as `look:layer` (street or imagery look). */
+const lookedLayers = (map: OlMap) =>
+  vectorLayersOf(map).map((layer) => `${layer.get('look') as string}:${layer.get('tileLayer') as string}`);
+const alphaOf = (colour: unknown) => asArray(colour as string)[3];
 
 function failTiles(layer: VectorTileLayer<VectorTileSource>, times = TILE_ERRORS_BEFORE_FALLBACK) {
   for (let i = 0; i < times; i++)
@@ -93,6 +105,63 @@ describe('vector tile layers', () => {
     expect(stylePlace(place('town', 'Cape Town'))?.getText()?.getText()).toBe('Cape Town');
     expect(stylePlace(place('province', 'Western Cape'))?.getText()?.getText()).toBe('WESTERN CAPE');
     expect(stylePlace(place('district', 'City of Cape Town'))).toBeUndefined();
+  });
+
+  it('label roads over imagery in white with a dark halo, over thin see-through lines', () => {
+    const road = new Feature({
+      geometry: new LineString([
+        [0, 0],
+        [1, 1],
+      ]),
+      name: 'Kloof Street',
+    });
+    const near = styleImageryRoad(road, resolutionAt(17));
+    expect(near).toHaveLength(2);
+    const [line, label] = near;
+    const text = label.getText()!;
+    expect(text.getText()).toBe('Kloof Street');
+    expect(text.getPlacement()).toBe('line');
+    expect(text.getFill()?.getColor()).toBe('#ffffff');
+    expect(text.getStroke()?.getColor()).toBe(IMAGERY_LABEL_HALO);
+    expect(text.getStroke()!.getWidth()).toBeGreaterThanOrEqual(2);
+    expect(label.getZIndex()).toBeGreaterThan(line.getZIndex()!);
+    // The road itself: see-through and thinner than the street map's opaque fill.
+    const stroke = line.getStroke()!;
+    expect(alphaOf(stroke.getColor())).toBeLessThan(1);
+    const streetFill = styleRoad(road, resolutionAt(17))[1].getStroke()!;
+    expect(stroke.getWidth()!).toBeLessThan(streetFill.getWidth()!);
+    // Shallower than the labels' zoom, only the line.
+    expect(styleImageryRoad(road, resolutionAt(13))).toHaveLength(1);
+  });
+
+  it("label places and house numbers over imagery on the same dark halo, by the street map's rules", () => {
+    const place = (kind: string, name: string) => new Feature({ geometry: new Point([0, 0]), kind, name });
+    const town = styleImageryPlace(place('town', 'Stellenbosch'))!.getText()!;
+    expect(town.getText()).toBe('Stellenbosch');
+    expect(town.getStroke()?.getColor()).toBe(IMAGERY_LABEL_HALO);
+    expect(town.getFont()).toBe(stylePlace(place('town', 'Stellenbosch'))!.getText()!.getFont());
+    expect(styleImageryPlace(place('province', 'Western Cape'))?.getText()?.getText()).toBe('WESTERN CAPE');
+    expect(styleImageryPlace(place('district', 'Cape Winelands'))).toBeUndefined();
+
+    const house = new Feature({ geometry: new Point([0, 0]), house_number: '12A' });
+    const number = styleImageryAddress(house).getText()!;
+    expect(number.getText()).toBe('12A');
+    expect(number.getStroke()?.getColor()).toBe(IMAGERY_LABEL_HALO);
+    expect(number.getFill()?.getColor()).not.toBe(styleAddress(house).getText()!.getFill()?.getColor());
+  });
+
+  it("make the labels over imagery from the street map's tiles, reported unreachable once", () => {
+    const onUnreachable = jest.fn();
+    const layers = createImageryLabelLayers(onUnreachable);
+    expect(layers.map((layer) => layer.get('tileLayer'))).toEqual(['roads', 'addresses', 'places']);
+    for (const layer of layers) {
+      expect(layer.get('look')).toBe('imagery');
+      expect(layer.getSource()!.getUrls()).toEqual([TILES_API.template(layer.get('tileLayer'))]);
+      expect(layer.getStyle()).not.toBe(createStreetMapLayers()[0].getStyle());
+    }
+    failTiles(layers[0]);
+    failTiles(layers[1]);
+    expect(onUnreachable).toHaveBeenCalledTimes(1);
   });
 
   it('report a server that never delivers once, for the whole street map', () => {
@@ -162,6 +231,38 @@ describe('MapView with the locator tiles', () => {
       />,
     );
     expect(tileLayerNames(map())).toEqual(['parcels']);
+  });
+
+  const satellite: BaseLayerConfig[] = [
+    { id: 'satellite', title: 'Satellite', url: 'https://sat.example/{z}/{x}/{y}.jpg' },
+  ];
+
+  it('draws labels over imagery only while a raster base layer is shown and labelsOverImagery is on', () => {
+    const { map, container, rerender } = renderMap({ baseLayers: satellite, labelsOverImagery: true });
+    expect(container.dataset.imageryLabels).toBe('true');
+    expect(container.dataset.streetMap).toBeUndefined();
+    expect(lookedLayers(map())).toEqual(['imagery:roads', 'imagery:addresses', 'imagery:places']);
+
+    // Back to the street map (no raster layer): the labels go, the street map's own look comes.
+    rerender(<MapView baseLayers={[]} labelsOverImagery />);
+    expect(container.dataset.imageryLabels).toBeUndefined();
+    expect(lookedLayers(map())).toEqual(['street:roads', 'street:addresses', 'street:places']);
+
+    rerender(<MapView baseLayers={satellite} labelsOverImagery />);
+    expect(lookedLayers(map())).toEqual(['imagery:roads', 'imagery:addresses', 'imagery:places']);
+    rerender(<MapView baseLayers={satellite} />);
+    expect(lookedLayers(map())).toEqual([]);
+    expect(container.dataset.imageryLabels).toBeUndefined();
+    rerender(<MapView baseLayers={satellite} labelsOverImagery streetTiles={false} />);
+    expect(lookedLayers(map())).toEqual([]);
+  });
+
+  it('drops the labels over imagery when the tiles fail, and keeps the imagery', async () => {
+    const { map, container } = renderMap({ baseLayers: satellite, labelsOverImagery: true });
+    act(() => failTiles(vectorLayersOf(map())[2]));
+    await waitFor(() => expect(vectorLayersOf(map())).toHaveLength(0));
+    expect(container.dataset.imageryLabels).toBeUndefined();
+    expect(container.dataset.offlineMap).toBeUndefined();
   });
 
   it('keeps the not-found map (anonymous visitors) on Natural Earth only', async () => {

@@ -27,7 +27,7 @@ export interface LocatorMapProps {
 /**
  * The locator's map: the parcel overlay, the main marker (placed by a click or the draw tool in marker
  * mode, dragged while draggable), its popup, the selected parcel (parcel style) or area (area style), the zoom rules, and
- * the Street / Satellite switch (spec 01 §2).
+ * the Street / Satellite switch with labels over the satellite imagery (spec 01 §2).
  */
 export function LocatorMap({ search, details, draggable = true, onMapReady, children }: LocatorMapProps) {
   const { user } = useCurrentUser();
@@ -83,6 +83,8 @@ export function LocatorMap({ search, details, draggable = true, onMapReady, chil
         <MapView
           parcels
           {...baseLayerProps(baseLayer, viewZoom)}
+          // Street names and house numbers over the imagery too (when the satellite tiles are shown).
+          labelsOverImagery={baseLayer === 'satellite'}
           onMapReady={handleMapReady}
           onClick={(lat, lng) => {
             // While the draw tool is on it places the marker itself: one placement per click.

@@ -43,6 +43,7 @@ describe('the Street / Satellite switch over the locator map', () => {
     await screen.findByTestId('map-view');
     expect(screen.getByRole('button', { name: 'Street' }).getAttribute('aria-pressed')).toBe('true');
     expect(mapViewProps?.baseLayers).toEqual([]);
+    expect(mapViewProps?.labelsOverImagery).toBe(false);
 
     fireEvent.click(screen.getByRole('button', { name: 'Satellite' }));
     expect(screen.getByRole('button', { name: 'Satellite' }).getAttribute('aria-pressed')).toBe('true');
@@ -50,9 +51,12 @@ describe('the Street / Satellite switch over the locator map', () => {
     expect(mapViewProps?.baseLayers).toEqual([
       { id: 'satellite', title: 'Satellite', url: TILES_API.satellite, maxNativeZoom: 19, tileSize: 512 },
     ]);
+    // Street names and house numbers stay readable over the imagery.
+    expect(mapViewProps?.labelsOverImagery).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Street' }));
     expect(mapViewProps?.baseLayers).toEqual([]);
+    expect(mapViewProps?.labelsOverImagery).toBe(false);
   });
 
   it('keeps the street map while the view is shallower than the satellite tiles', async () => {
