@@ -27,6 +27,8 @@ interface Field {
   column: string;
   /** What it sorts by: text folded to lower case (the database collates bytewise), matching an index. */
   sortBy: string;
+  /** Text folded to lower case, what equality filters compare, when it is not `sortBy`. */
+  folded?: string;
   /** Further sort expressions, in the same direction (users' groupName: the group's id, the user's name). */
   thenBy?: string[];
   /** Sorting needs the user's group joined (users' groupName). */
@@ -68,7 +70,9 @@ const MODELS: Record<ModelName, Model> = {
   users: {
     from: 'identity.users u',
     alias: 'u',
-    groupJoin: 'LEFT JOIN identity.groups g ON g.id = u.group_id',
+    groupJoin: `LEFT JOIN (
+        SELECT g.id, row_number() OVER (ORDER BY lower(g.name), g.id) AS position FROM identity.groups g
+      ) gp ON gp.id = u.group_id`,
     keptTotals: true,
     revisioned: true,
     pageColumns: USER_PAGE_COLUMNS,
@@ -77,9 +81,12 @@ const MODELS: Record<ModelName, Model> = {
       // Stored lower-case (a check constraint says so): compared and sorted as is.
       email: { ...text('u.email', 'u.email'), unique: true, sortType: 'text' },
       groupName: {
-        ...text('g.name'),
-        // The order of pageByGroupName, so that both ways of reading a page agree.
-        thenBy: ['g.id', 'lower(u.name)'],
+        // Sorted by the group's place in name order (then id, so namesakes do not mix): the order of
+        // pageByGroupName, so that both ways of reading a page agree, with a number to compare per user
+        // instead of the group's name (a third of the time of sorting 2 500 matches).
+        ...text('g.name', 'gp.position'),
+        folded: 'lower(g.name)',
+        thenBy: ['lower(u.name)'],
         sortJoinsGroup: true,
         scope: (condition) => `u.group_id IN (SELECT g.id FROM identity.groups g WHERE ${condition})`,
         emptyWhen: 'u.group_id IS NULL',
@@ -267,9 +274,9 @@ function textCondition(
       return { condition: like(`%${escapeLike(text)}`), scoped: true };
     case 'not':
     case '!=':
-      return { condition: `${field.sortBy} <> lower(${params.bind(text)})`, scoped: true };
+      return { condition: `${field.folded ?? field.sortBy} <> lower(${params.bind(text)})`, scoped: true };
     default:
-      return { condition: `${field.sortBy} = lower(${params.bind(text)})`, scoped: true };
+      return { condition: `${field.folded ?? field.sortBy} = lower(${params.bind(text)})`, scoped: true };
   }
 }
 
