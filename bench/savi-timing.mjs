@@ -9,8 +9,14 @@
 // own round trips are not counted. p50/p95 over --searches addresses (default 50) picked at random (fixed
 // seed) from the dataset, after --warmup searches not counted (first chunk loads, JIT). Targets ≤ 300 ms.
 //
-// Usage: node bench/savi-timing.mjs [--scale 1000000] [--searches 50] [--warmup 3] [--pause 1000]
-// (--pause: ms between one search's parcel and the next Enter, a user's reading and typing time)
+// Each address is typed into the box key by key, --type-delay ms apart (default 40: 25 keys a second,
+// faster than anyone types), as a user must type it: the keys clear the last results and selection and
+// the suggestions run as they would, and the last place's map tiles load meanwhile. --pause adds ms of
+// reading before typing (default 0); `--type-delay 0 --pause 0` fills the box at once and presses Enter
+// while the last place's tiles are still loading (a stress case no user can produce).
+//
+// Usage: node bench/savi-timing.mjs [--scale 1000000] [--searches 50] [--warmup 3] [--type-delay 40]
+//        [--pause 0]
 // Needs the portal built (npx nx run-many -t build -p @portal/shell @portal/mf-locator @portal/identity
 // @portal/locator @portal/requests @portal/gateway @portal/services-admin) and PostgreSQL + Redis running.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -166,7 +172,8 @@ export async function measureSaviTiming({
   scale = 1_000_000,
   searches = 50,
   warmup = 3,
-  pauseMs = 1000,
+  typeDelayMs = 40,
+  pauseMs = 0,
 } = {}) {
   const databaseUrl = await ensureGeoBenchDatabase({ scale });
   const account = await seedAccounts(databaseUrl);
@@ -194,10 +201,15 @@ export async function measureSaviTiming({
     await page.getByRole('button', { name: new RegExp(`^${OPTION_TITLE}`) }).click();
     const box = page.getByRole('textbox', { name: OPTION_TITLE });
     for (const [index, address] of addresses.entries()) {
-      // A user reads the answer and types the next address: the map's tile loads for the last place
-      // (parsed on the main thread) settle meanwhile, as they would.
-      await page.waitForTimeout(pauseMs);
-      await box.fill(address.query);
+      // A user reads the answer and types the next address; the map's tile loads for the last place
+      // (parsed on the main thread) go on meanwhile, as they would.
+      if (pauseMs > 0) await page.waitForTimeout(pauseMs);
+      if (typeDelayMs > 0) {
+        await box.clear();
+        await box.pressSequentially(address.query, { delay: typeDelayMs });
+      } else {
+        await box.fill(address.query);
+      }
       const searchMs = await timeSearch(page);
       // The previous parcel is gone once the new results are in (nothing is selected).
       await page.waitForFunction(
@@ -235,6 +247,7 @@ export async function measureSaviTiming({
     dataset: `portal_bench_geo, ${scale} addresses`,
     searches: search.length,
     warmup,
+    typeDelayMs,
     pauseMs,
     enterToResultsMs: { ...summary(search), geocodeCall: callSummary(geocodeCalls) },
     selectionToParcelMs: {
@@ -261,7 +274,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     scale: Number(arg('scale', '1000000')),
     searches: Number(arg('searches', '50')),
     warmup: Number(arg('warmup', '3')),
-    pauseMs: Number(arg('pause', '1000')),
+    typeDelayMs: Number(arg('type-delay', '40')),
+    pauseMs: Number(arg('pause', '0')),
   });
   console.log(JSON.stringify(writeSaviTimingResults(result), null, 2));
 }

@@ -233,6 +233,30 @@ test("a marker drawn with the map's draw tool", async ({ page }) => {
   await expect(draw).toHaveAttribute('aria-pressed', 'false');
 });
 
+test('the Satellite base layer: the portal’s own imagery tiles with street labels over them', async ({
+  page,
+}) => {
+  const address = await coveredAddress(2);
+  await openTool(page, 'user@portal.test');
+  await search(page, 'Search by Geo-co-ordinates', `${address.lat}, ${address.lng}`);
+  await expect(popup(page)).toContainText(address.street_name);
+  const map = page.getByTestId('locator-map');
+  await expect(map.locator('[data-street-map]')).toHaveCount(1);
+
+  const satelliteTile = page.waitForResponse(
+    (r) => new URL(r.url()).pathname.startsWith('/api/v1.0/tiles/satellite/') && r.status() === 200,
+  );
+  await page.getByRole('button', { name: 'Satellite' }).click();
+  const tile = await satelliteTile;
+  expect(tile.headers()['content-type']).toBe('image/jpeg');
+  await expect(map.locator('[data-imagery-labels]')).toHaveCount(1);
+  await expect(map.locator('[data-street-map]')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Street' }).click();
+  await expect(map.locator('[data-street-map]')).toHaveCount(1);
+  await expect(map.locator('[data-imagery-labels]')).toHaveCount(0);
+});
+
 test("Can't Locate after an empty search is logged without an address", async ({ page }) => {
   await openTool(page, 'user@portal.test');
   await search(page, 'Search by Street Address', 'Qxzv Wjkq Plmb');
