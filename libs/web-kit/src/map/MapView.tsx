@@ -181,9 +181,11 @@ export function MapView({
   const [streetTilesFailed, setStreetTilesFailed] = useState(false);
   const streetMapShown = offline && streetTiles && !streetTilesFailed;
   const imageryLabelsShown = !offline && labelsOverImagery && streetTiles && !streetTilesFailed;
+  const tileOverlay = streetMapShown ? 'street map' : imageryLabelsShown ? 'imagery labels' : null;
   useEffect(() => {
-    if (!map || !streetMapShown) return undefined;
-    const layers = createStreetMapLayers(() => setStreetTilesFailed(true));
+    if (!map || !tileOverlay) return undefined;
+    const create = tileOverlay === 'street map' ? createStreetMapLayers : createImageryLabelLayers;
+    const layers = create(() => setStreetTilesFailed(true));
     layers.forEach((layer) => map.addLayer(layer));
     return () => {
       layers.forEach((layer) => {
@@ -191,19 +193,7 @@ export function MapView({
         layer.dispose();
       });
     };
-  }, [map, streetMapShown]);
-
-  useEffect(() => {
-    if (!map || !imageryLabelsShown) return undefined;
-    const layers = createImageryLabelLayers(() => setStreetTilesFailed(true));
-    layers.forEach((layer) => map.addLayer(layer));
-    return () => {
-      layers.forEach((layer) => {
-        map.removeLayer(layer);
-        layer.dispose();
-      });
-    };
-  }, [map, imageryLabelsShown]);
+  }, [map, tileOverlay]);
 
   const [parcelTilesFailed, setParcelTilesFailed] = useState(false);
   const parcelsShown = parcels && !parcelTilesFailed;
