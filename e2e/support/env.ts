@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import pg from 'pg';
 import type * as Db from '@portal/db';
 import type * as Geo from '@portal/geo';
 import { ROOT } from '../../scripts/lib/processes.mjs';
@@ -31,6 +32,17 @@ let loaded: Harness | undefined;
 export function harness(): Harness {
   loaded ??= JSON.parse(readFileSync(HARNESS_FILE, 'utf8')) as Harness;
   return loaded;
+}
+
+/** Runs one statement on this run's database (a connection of its own) and answers its rows. */
+export async function queryRun<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: harness().databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as Row[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** libs/db as built: its TypeORM entities need SWC's decorator metadata, which Playwright's transform lacks. */

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { demoAccount, login } from '../support/auth';
-import { harness, loadGeo } from '../support/env';
+import { harness, loadGeo, queryRun } from '../support/env';
 
 // Address validation and can't-locate at /avs, through the portal URL, over the run's generated geodata
 // (global setup). user@portal.test is in the KMI group, which has the avs service; a newly registered
@@ -17,16 +16,6 @@ interface KnownAddress {
   postal_code: string | null;
   parcel_number: string;
   portion: number;
-}
-
-async function queryRun<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: harness().databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as Row[];
-  } finally {
-    await client.end();
-  }
 }
 
 /** Street addresses on a parcel whose number and street are unique in their town. */

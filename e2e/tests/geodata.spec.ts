@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { demoAccount, login } from '../support/auth';
-import { harness } from '../support/env';
+import { harness, queryRun } from '../support/env';
 
 // The run's database holds generated geodata around Stellenbosch and Pretoria (global setup). Each test
 // picks its address there, so the expectations come from the data, not from constants.
@@ -14,16 +13,6 @@ interface KnownAddress {
   parcel_id: string;
   lat: number;
   lng: number;
-}
-
-async function queryRun<Row>(sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: harness().databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Row[];
-  } finally {
-    await client.end();
-  }
 }
 
 /** An address on a parcel, inside high-resolution imagery coverage. */

@@ -1,21 +1,10 @@
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { demoAccount, login } from '../support/auth';
-import { harness } from '../support/env';
+import { queryRun } from '../support/env';
 
 // Request creation through the portal URL: the gateway routes /api/v1.0/request… to services/requests,
 // which the global setup starts from the process table. The request is made from a real parcel of the run's
 // generated geodata, as the request tool would, and then read back from the database.
-
-async function queryRun<Row>(sql: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: harness().databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
 
 test('logs a request from a located parcel once, reads it back and shows it on the map', async ({ page }) => {
   const user = demoAccount('user@portal.test');

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { demoAccount, login } from '../support/auth';
-import { harness } from '../support/env';
+import { queryRun } from '../support/env';
 
 // The SAVi request tool through the portal: the run's generated geodata (Stellenbosch, Pretoria), the
 // locator, identity (references) and the requests service. Addresses are picked from the data with SQL.
@@ -14,16 +13,6 @@ interface KnownAddress {
   parcel_id: string;
   lat: number;
   lng: number;
-}
-
-async function queryRun<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: harness().databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as Row[];
-  } finally {
-    await client.end();
-  }
 }
 
 /** An address on a parcel inside high-resolution imagery coverage (offset picks a different one). */
