@@ -3,13 +3,13 @@ import Box from '@mui/material/Box';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
   AlertDialog,
   formatGps,
   LocatorMap,
+  SearchLayout,
   SearchPanel,
   useAlerts,
   useLocatorSearch,
@@ -30,36 +30,25 @@ export function LocatePage() {
   const selected = search.state.selected;
   const details = usePlaceDetails(selected, search.state.option);
   return (
-    <Box sx={{ display: 'flex', height: 'calc(100vh - 64px)', minHeight: 480 }}>
-      <Paper
-        square
-        elevation={1}
-        sx={{
-          width: 400,
-          flexShrink: 0,
-          overflow: 'auto',
-          p: 2,
-          display: 'flex',
-          flexDirection: 'column',
-          gap: 2,
-        }}
-      >
-        <Typography variant="h6" component="h1">
-          {LOCATE_TEXT.title}
-        </Typography>
-        {!selected && (
-          <Typography variant="body2" color="text.secondary">
-            {LOCATE_TEXT.intro}
-          </Typography>
-        )}
-        <SearchPanel search={search} />
-        {selected && <PlaceSummary place={selected} details={details} />}
-      </Paper>
+    <SearchLayout
+      title={LOCATE_TEXT.title}
+      panel={
+        <>
+          {!selected && (
+            <Typography variant="body2" color="text.secondary">
+              {LOCATE_TEXT.intro}
+            </Typography>
+          )}
+          <SearchPanel search={search} />
+          {selected && <PlaceSummary place={selected} details={details} />}
+        </>
+      }
+    >
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <LocatorMap search={search} details={details} />
       </Box>
       <AlertDialog message={alerts.current} onClose={alerts.dismiss} />
-    </Box>
+    </SearchLayout>
   );
 }
 

@@ -6,7 +6,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import ToggleButton from '@mui/material/ToggleButton';
@@ -18,6 +17,7 @@ import { useCoverageQuery, useCreateRequestMutation, useMyReferencesQuery } from
 import {
   AlertDialog,
   LocatorMap,
+  SearchLayout,
   SearchPanel,
   useAlerts,
   useLocatorSearch,
@@ -194,94 +194,83 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
 
   const cantLocateChosen = subType === CANT_LOCATE;
   return (
-    <Box sx={{ display: 'flex', height: 'calc(100vh - 64px)', minHeight: 480 }}>
-      <Paper
-        square
-        elevation={1}
-        sx={{
-          width: 400,
-          flexShrink: 0,
-          overflow: 'auto',
-          p: 2,
-          display: 'flex',
-          flexDirection: 'column',
-          gap: 2,
-        }}
-      >
-        <Typography variant="h6" component="h1">
-          {SAVI_TEXT.title}
-        </Typography>
-        <SearchPanel
-          search={search}
-          cantLocate={
-            <Button variant="outlined" color="warning" onClick={() => choose(CANT_LOCATE)}>
-              {SAVI_TEXT.cantLocate}
-            </Button>
-          }
-        />
-        {selected && (
-          <FormControlLabel
-            control={
-              <Switch
-                checked={picture.on}
-                onChange={(event) => void picture.toggle(event.target.checked)}
-                slotProps={{ input: { 'aria-label': SAVI_TEXT.pictureView } }}
-              />
+    <SearchLayout
+      title={SAVI_TEXT.title}
+      panel={
+        <>
+          <SearchPanel
+            search={search}
+            cantLocate={
+              <Button variant="outlined" color="warning" onClick={() => choose(CANT_LOCATE)}>
+                {SAVI_TEXT.cantLocate}
+              </Button>
             }
-            label={SAVI_TEXT.pictureView}
           />
-        )}
-        {(selected || cantLocateChosen) && (
-          <Stack spacing={1}>
-            <Typography variant="subtitle2" component="h2">
-              {SAVI_TEXT.requestType}
+          {selected && (
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={picture.on}
+                  onChange={(event) => void picture.toggle(event.target.checked)}
+                  slotProps={{ input: { 'aria-label': SAVI_TEXT.pictureView } }}
+                />
+              }
+              label={SAVI_TEXT.pictureView}
+            />
+          )}
+          {(selected || cantLocateChosen) && (
+            <Stack spacing={1}>
+              <Typography variant="subtitle2" component="h2">
+                {SAVI_TEXT.requestType}
+              </Typography>
+              <ToggleButtonGroup
+                exclusive
+                orientation="vertical"
+                size="small"
+                value={subType}
+                onChange={(_event, value: RequestSubType | null) => value && choose(value)}
+                aria-label={SAVI_TEXT.requestType}
+              >
+                {REQUEST_SUBTYPES.map((type) => (
+                  <ToggleButton
+                    key={type}
+                    value={type}
+                    aria-disabled={type !== CANT_LOCATE && !canUseImagery}
+                    title={
+                      type !== CANT_LOCATE && !canUseImagery ? SAVI_TEXT.requestTypeNeedsImagery : undefined
+                    }
+                    sx={type !== CANT_LOCATE && !canUseImagery ? { opacity: 0.5 } : undefined}
+                  >
+                    {type}
+                  </ToggleButton>
+                ))}
+              </ToggleButtonGroup>
+            </Stack>
+          )}
+          {!selected && !cantLocateChosen && (
+            <Typography variant="body2" color="text.secondary">
+              {SAVI_TEXT.chooseLocation}
             </Typography>
-            <ToggleButtonGroup
-              exclusive
-              orientation="vertical"
-              size="small"
-              value={subType}
-              onChange={(_event, value: RequestSubType | null) => value && choose(value)}
-              aria-label={SAVI_TEXT.requestType}
-            >
-              {REQUEST_SUBTYPES.map((type) => (
-                <ToggleButton
-                  key={type}
-                  value={type}
-                  aria-disabled={type !== CANT_LOCATE && !canUseImagery}
-                  title={
-                    type !== CANT_LOCATE && !canUseImagery ? SAVI_TEXT.requestTypeNeedsImagery : undefined
-                  }
-                  sx={type !== CANT_LOCATE && !canUseImagery ? { opacity: 0.5 } : undefined}
-                >
-                  {type}
-                </ToggleButton>
-              ))}
-            </ToggleButtonGroup>
-          </Stack>
-        )}
-        {!selected && !cantLocateChosen && (
-          <Typography variant="body2" color="text.secondary">
-            {SAVI_TEXT.chooseLocation}
-          </Typography>
-        )}
-        {subType && references.isLoading && (
-          <CircularProgress size={24} aria-label={SAVI_TEXT.loadingReferences} />
-        )}
-        {subType && references.isError && <Alert severity="error">{SAVI_TEXT.referencesFailed}</Alert>}
-        {subType && references.data && preview && (
-          <RequestForm
-            fields={fields}
-            values={values}
-            comments={comments}
-            onChange={(key, value) => setValues((previous) => ({ ...previous, [key]: value }))}
-            onCommentsChange={setComments}
-            preview={preview}
-            submitting={creation.isLoading}
-            onSubmit={() => void submit()}
-          />
-        )}
-      </Paper>
+          )}
+          {subType && references.isLoading && (
+            <CircularProgress size={24} aria-label={SAVI_TEXT.loadingReferences} />
+          )}
+          {subType && references.isError && <Alert severity="error">{SAVI_TEXT.referencesFailed}</Alert>}
+          {subType && references.data && preview && (
+            <RequestForm
+              fields={fields}
+              values={values}
+              comments={comments}
+              onChange={(key, value) => setValues((previous) => ({ ...previous, [key]: value }))}
+              onCommentsChange={setComments}
+              preview={preview}
+              submitting={creation.isLoading}
+              onSubmit={() => void submit()}
+            />
+          )}
+        </>
+      }
+    >
       <Box sx={{ flex: 1, display: 'flex', flexDirection: picture.on ? 'column' : 'row', minWidth: 0 }}>
         <Box sx={{ flex: 1, minHeight: 0 }}>
           <LocatorMap search={search} details={details} draggable={!picture.on} onMapReady={setMap} />
@@ -299,6 +288,6 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
         )}
       </Box>
       <AlertDialog message={alerts.current} onClose={alerts.dismiss} />
-    </Box>
+    </SearchLayout>
   );
 }

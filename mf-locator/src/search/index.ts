@@ -26,6 +26,7 @@ export {
 export { useLocatorSearch, useAvsOptions, type LocatorSearch } from './useLocatorSearch';
 export { SearchPanel, ResultList, type SearchPanelProps, type ResultListProps } from './SearchPanel';
 export { AlertDialog, useAlerts } from './AlertDialog';
+export { SearchLayout, type SearchLayoutProps } from './SearchLayout';
 export { LocatorMap, type LocatorMapProps } from './map/LocatorMap';
 export { usePlaceDetails, isAreaPlace, AREA_TYPES, type PlaceDetails } from './map/usePlaceDetails';
 export { GeometryLayer, readGeometry, type GeometryLayerProps } from './map/GeometryLayer';
