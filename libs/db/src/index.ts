@@ -8,6 +8,7 @@ export {
   Geo1763900000000,
   Requests1764000000000,
   UserPages1764100000000,
+  GroupListRevision1764200000000,
 } from './migrations';
 export {
   createDataSource,

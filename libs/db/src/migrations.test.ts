@@ -62,6 +62,7 @@ describe('migrations', () => {
       'Geo1763900000000',
       'Requests1764000000000',
       'UserPages1764100000000',
+      'GroupListRevision1764200000000',
     ]);
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
     expect(await db.dataSource.showMigrations()).toBe(false);

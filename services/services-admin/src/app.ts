@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
 import { guards } from './access';
 import type { ServicesAdminConfig } from './config';
+import { settleKeptLists } from './page-for-model';
 import { pageForModelRoutes } from './routes/page-for-model';
 import { groupRoutes } from './routes/groups';
 import { rateRoutes } from './routes/rates';
@@ -29,6 +30,8 @@ export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminD
     db: () => deps.ds.query('SELECT 1'),
     redis: () => deps.redis.ping(),
   });
+  // Lists of the users grid still being read in the background finish before the pool closes.
+  app.addHook('onClose', () => settleKeptLists(deps.ds));
   const guard = guards(app, deps.ds);
   await app.register(async (scope) => {
     await pageForModelRoutes(typed(scope), ctx, guard);

@@ -441,6 +441,10 @@ interface Limits {
   sortedMatchesLimit: number;
   /** 0: no checkpoints. */
   checkpointStep: number;
+  /** Whether filtered pages of revisioned models keep their sorted matches (pageFromSortedMatches). */
+  keepMatches: boolean;
+  /** Whether a request waits for the kept lists it starts reading (tests), rather than going on. */
+  waitForKeptLists: boolean;
 }
 
 /**
@@ -457,7 +461,7 @@ async function pageInOrder<Doc>(
   request: PageRequest,
   { model, conditions, params, kept }: Selection,
   rowsOf: RowReader<Doc>,
-  { concurrentWalkLimit, sortedMatchesLimit }: Limits,
+  { concurrentWalkLimit, sortedMatchesLimit, keepMatches, waitForKeptLists }: Limits,
   manyMatches?: () => Promise<Page<Doc>>,
 ): Promise<Page<Doc>> {
   const where = whereOf(conditions);
@@ -514,14 +518,60 @@ async function pageInOrder<Doc>(
     return total > sortedMatchesLimit ? undefined : { docs: page.docs, total };
   };
 
+  /**
+   * Revisioned models (users) keep a filter's sorted matches, read once per revision of the list as the
+   * ids in page order; a page is then a slice of them, its rows read by id (a probe of the primary key
+   * each) in a statement that checks the revision. Finding the matches again (the filter's index, a
+   * recheck of each in the table, a sort) was most of a filtered page. Undefined when none are kept for
+   * the current revision.
+   */
+  const sortedIds = new Parameters(params.values);
+  const sortedIdsQuery = `WITH matches AS MATERIALIZED (
+      SELECT ${model.alias}.id, ${order.map(({ expression }, i) => `${expression} AS k${i}`).join(', ')}
+      FROM ${model.from} ${join} ${where}
+      LIMIT ${sortedIds.bind(sortedMatchesLimit + 1)})
+    SELECT ${USER_LIST_REVISION}::text AS revision, (SELECT count(*)::int FROM matches) AS total,
+           array_to_string(ARRAY(SELECT id FROM matches ORDER BY ${orderBy(order.map((_, i) => `k${i}`))}), ',') AS ids`;
+  const matchesKey = JSON.stringify(['matches', sortedIdsQuery, sortedIds.values]);
+  const readSortedMatches = async (reader: EntityManager): Promise<SortedMatches | undefined> => {
+    const [row]: Omit<SortedMatches, 'size'>[] = await reader.query(sortedIdsQuery, sortedIds.values);
+    return row.total > sortedMatchesLimit ? undefined : { ...row, size: row.total };
+  };
+  const pageFromSortedMatches = async (): Promise<Page<Doc> | undefined> => {
+    const matches = peekKeptList<SortedMatches>(manager, matchesKey);
+    if (!matches) return undefined;
+    const { revision, total, ids } = matches;
+    const take = Math.min(request.limit, total - request.offset);
+    if (take <= 0) {
+      if (await stillAt(manager, revision)) return { docs: [], total };
+    } else {
+      const slice = ids.slice(request.offset * UUID_STRIDE, (request.offset + take) * UUID_STRIDE - 1);
+      const { docs } = await rowsOf({
+        ids: `(CASE WHEN ${USER_LIST_REVISION} = $2::bigint THEN $1::uuid[] ELSE '{}' END)`,
+        params: [`{${slice}}`, revision],
+      });
+      // Short: the revision moved on since the matches were read.
+      if (docs.length === take) return { docs, total };
+    }
+    keptStore(manager).lists.delete(matchesKey);
+    return undefined;
+  };
+
   const walkable = request.filters.every(({ field }) => model.fields[field].kind === 'boolean');
   if (walkable && request.offset <= concurrentWalkLimit) {
     const [total, docs] = await Promise.all([count(), walk(request.offset, request.limit, false)]);
     return { docs, total };
   }
   if (!walkable) {
+    const keeps = model.revisioned && keepMatches;
+    const kept = keeps ? await pageFromSortedMatches() : undefined;
+    if (kept) return kept;
     const page = await sortMatches();
-    if (page) return page;
+    if (page) {
+      // Few enough to keep: for the next pages, sorts of the same filter read them in the background.
+      if (keeps) await keptList(manager, matchesKey, readSortedMatches, waitForKeptLists);
+      return page;
+    }
     if (manyMatches) return manyMatches();
   }
   const total = await count();
@@ -534,28 +584,128 @@ async function pageInOrder<Doc>(
   };
 }
 
-/** Every `step`-th key of a sort, from the first, and the number of rows, at a revision of the list. */
-interface Checkpoints {
+/**
+ * What pages of a revisioned model (users) keep between requests, per database: read at a revision of the
+ * users list (identity.user_list_revision) and good while it stays. A page's statement checks the revision
+ * itself, so a page never mixes a kept list with rows that have moved since.
+ *
+ * A request never waits for a list to be read: when there is none, or the one kept is out of date (every
+ * edit in the grid makes it so, and the grid reads its page again right after an edit), the page is read
+ * the plain way and the list is read in the background for the requests after it. Reading checkpoints
+ * walks every row of a sort, which costs more than most plain pages.
+ */
+interface KeptList {
   revision: string;
+  /** The number of rows the sort and filters select. */
   total: number;
+  /** How many keys or ids it holds: the budget below counts these. */
+  size: number;
+}
+
+/** Every `step`-th key of a sort, from the first (pageFromCheckpoints). */
+interface Checkpoints extends KeptList {
   keys: string[][];
 }
 
-/** How many sorts-and-filters each database keeps checkpoints of (each is about 100 keys per 100 000). */
-const MAX_CHECKPOINT_SETS = 64;
-const checkpointSets = new WeakMap<DataSource, Map<string, Checkpoints>>();
-
-function checkpointsOf(manager: EntityManager): Map<string, Checkpoints> {
-  let sets = checkpointSets.get(manager.connection);
-  if (!sets) checkpointSets.set(manager.connection, (sets = new Map()));
-  return sets;
+/** Every id a filter selects, in sort order (pageFromSortedMatches). */
+interface SortedMatches extends KeptList {
+  /** The ids joined by commas: each is 36 characters, so the n-th starts at 37 × n. */
+  ids: string;
 }
 
-function remember(sets: Map<string, Checkpoints>, key: string, checkpoints: Checkpoints) {
-  sets.delete(key);
-  sets.set(key, checkpoints);
-  // Least recently used first: a Map keeps insertion order.
-  if (sets.size > MAX_CHECKPOINT_SETS) sets.delete(sets.keys().next().value!);
+/**
+ * How many lists each database keeps, and how many keys and ids in all (about 40 bytes each): the
+ * checkpoints of a sort are about 100 keys per 100 000 users, a filter's sorted matches up to
+ * SORTED_MATCHES_LIMIT ids.
+ */
+const MAX_KEPT_LISTS = 64;
+const MAX_KEPT_SIZE = 400_000;
+
+interface KeptStore {
+  /** Least recently used first (a Map keeps insertion order). */
+  lists: Map<string, KeptList>;
+  /** The lists being read, by key: one read per list at a time. */
+  reading: Map<string, Promise<void>>;
+}
+const keptStores = new WeakMap<DataSource, KeptStore>();
+
+function keptStore(manager: EntityManager): KeptStore {
+  let store = keptStores.get(manager.connection);
+  if (!store) keptStores.set(manager.connection, (store = { lists: new Map(), reading: new Map() }));
+  return store;
+}
+
+function remember({ lists }: KeptStore, key: string, list: KeptList) {
+  lists.delete(key);
+  lists.set(key, list);
+  let size = 0;
+  for (const kept of lists.values()) size += kept.size;
+  for (const [oldest, kept] of lists) {
+    if ((lists.size <= MAX_KEPT_LISTS && size <= MAX_KEPT_SIZE) || oldest === key) break;
+    lists.delete(oldest);
+    size -= kept.size;
+  }
+}
+
+/** The list kept under `key`, if any. */
+function peekKeptList<List extends KeptList>(manager: EntityManager, key: string): List | undefined {
+  const store = keptStore(manager);
+  const kept = store.lists.get(key);
+  if (kept) remember(store, key, kept);
+  return kept as List | undefined;
+}
+
+/**
+ * The list kept under `key`, if any. Without one, `read` is started (unless it is already running) and,
+ * as requests do, not waited for; tests wait, to reach the kept-list ways deterministically.
+ */
+async function keptList<List extends KeptList>(
+  manager: EntityManager,
+  key: string,
+  read: (manager: EntityManager) => Promise<List | undefined>,
+  wait: boolean,
+): Promise<List | undefined> {
+  const kept = peekKeptList<List>(manager, key);
+  if (kept) return kept;
+  const store = keptStore(manager);
+  let reading = store.reading.get(key);
+  if (!reading) {
+    // The pool's own manager: the request's may be a transaction's, gone before the read ends.
+    reading = read(manager.connection.manager)
+      .then(
+        (list) => {
+          if (list) remember(store, key, list);
+        },
+        // The plain way goes on serving the pages; the next request tries again.
+        (err: Error) => process.emitWarning(`page-for-model: a kept list could not be read: ${err.message}`),
+      )
+      .finally(() => store.reading.delete(key));
+    store.reading.set(key, reading);
+  }
+  if (!wait) return undefined;
+  await reading;
+  return store.lists.get(key) as List | undefined;
+}
+
+/** How many lists a database keeps (tests). */
+export const keptListCount = (dataSource: DataSource) => keptStores.get(dataSource)?.lists.size ?? 0;
+
+/** Waits for the lists being read (before the database closes). */
+export async function settleKeptLists(dataSource: DataSource): Promise<void> {
+  const store = keptStores.get(dataSource);
+  while (store && store.reading.size > 0) await Promise.all(store.reading.values());
+}
+
+const USER_LIST_REVISION = '(SELECT revision FROM identity.user_list_revision)';
+/** A uuid's text and the comma after it (SortedMatches.ids). */
+const UUID_STRIDE = 37;
+
+/** Whether the users list is still at `revision` (a page past the end has no rows to check it with). */
+async function stillAt(manager: EntityManager, revision: string): Promise<boolean> {
+  const [current]: { revision: string }[] = await manager.query(
+    `SELECT ${USER_LIST_REVISION}::text AS revision`,
+  );
+  return current.revision === revision;
 }
 
 /** Whether a page can come from checkpoints: one indexed sort, flag filters only. */
@@ -572,15 +722,15 @@ function checkpointable(request: PageRequest, model: Model): boolean {
  * A page without the walk: the sort's key at every `step`-th position and the number of rows are read
  * once per revision of the users list (identity.sort_checkpoints: one walk, MOVE skipping between keys)
  * and kept; a page, in either direction, is then a range of the ascending order that starts at most `step`
- * entries after a checkpoint (`WHERE (key) >= checkpoint … OFFSET < step`), read index-only. The page
- * statement checks the revision itself: rows that changed since make it come back empty, and the
- * checkpoints are read again. Undefined when changes keep coming (the caller reads the page as before).
+ * entries after a checkpoint (`WHERE (key) >= checkpoint … OFFSET < step`), read index-only. Undefined
+ * when there are no checkpoints of the current revision yet (the caller reads the page the plain way).
  */
 async function pageFromCheckpoints(
   manager: EntityManager,
   request: PageRequest,
   { model, conditions, params }: Selection,
   step: number,
+  wait: boolean,
 ): Promise<Page<AdminUser> | undefined> {
   const [{ field, descending }] = request.sort;
   const sorted = model.fields[field];
@@ -595,59 +745,51 @@ async function pageFromCheckpoints(
   const keyConditions = request.filters.flatMap((filter) => conditionOf(filter, model, keyParams) ?? []);
   const keysQuery = `SELECT ARRAY[${keys.map(({ expression }) => `${expression}::text`).join(', ')}]
     FROM ${model.from} ${whereOf(keyConditions)} ORDER BY ${ascending}`;
-  const setKey = JSON.stringify([keysQuery, keyParams.values, step]);
-  const sets = checkpointsOf(manager);
+  const listKey = JSON.stringify(['checkpoints', keysQuery, keyParams.values, step]);
+  const read = async (reader: EntityManager): Promise<Checkpoints> => {
+    const [row]: Omit<Checkpoints, 'size'>[] = await reader.query(
+      `SELECT ${USER_LIST_REVISION}::text AS revision, c.total, c.checkpoints AS keys
+       FROM identity.sort_checkpoints($1, $2, $3::boolean[]) c`,
+      [keysQuery, step, keyParams.values],
+    );
+    return { ...row, size: row.keys.length };
+  };
 
+  // Twice: kept checkpoints that turn out out of date are dropped and read again (waited for in tests).
   for (let attempt = 0; attempt < 2; attempt++) {
-    let checkpoints = sets.get(setKey);
-    if (!checkpoints) {
-      const [read]: Checkpoints[] = await manager.query(
-        `SELECT (SELECT revision FROM identity.user_list_revision)::text AS revision, c.total,
-                c.checkpoints AS keys
-         FROM identity.sort_checkpoints($1, $2, $3::boolean[]) c`,
-        [keysQuery, step, keyParams.values],
-      );
-      checkpoints = read;
-    }
-    remember(sets, setKey, checkpoints);
+    const checkpoints = await keptList(manager, listKey, read, wait);
+    if (!checkpoints) return undefined;
     const { revision, total } = checkpoints;
-
     const take = Math.min(request.limit, total - request.offset);
     if (take <= 0) {
-      const [current]: { revision: string }[] = await manager.query(
-        'SELECT revision::text AS revision FROM identity.user_list_revision',
-      );
-      if (current.revision === revision) return { docs: [], total };
-      sets.delete(setKey);
-      continue;
+      if (await stillAt(manager, revision)) return { docs: [], total };
+    } else {
+      // The page as a range of the ascending order (a descending page counts from the far end).
+      const start = descending ? total - request.offset - take : request.offset;
+      const checkpoint = Math.floor(start / step);
+      const query = new Parameters(params.values);
+      const where = [...conditions, `${USER_LIST_REVISION} = ${query.bind(revision)}::bigint`];
+      if (checkpoint > 0) {
+        const from = checkpoints.keys[checkpoint];
+        where.push(
+          `(${keys.map(({ expression }) => expression).join(', ')}) >= (${keys
+            .map(({ type }, i) => `${query.bind(from[i])}::${type}`)
+            .join(', ')})`,
+        );
+      }
+      const { docs } = await usersOf(manager, {
+        rows: {
+          sql: `SELECT ${USER_PAGE_COLUMNS}, ${keys.map(({ expression }, i) => `${expression} AS k${i}`).join(', ')}
+            FROM ${model.from} WHERE ${where.join(' AND ')} ORDER BY ${ascending}
+            LIMIT ${query.bind(take)} OFFSET ${query.bind(start - checkpoint * step)}`,
+          order: keys.map((_, i) => `p.k${i} ${direction(descending)}`).join(', '),
+        },
+        params: query.values,
+      });
+      // Short: the revision moved on since the checkpoints were read.
+      if (docs.length === take) return { docs, total };
     }
-    // The page as a range of the ascending order (a descending page counts from the far end).
-    const start = descending ? total - request.offset - take : request.offset;
-    const checkpoint = Math.floor(start / step);
-    const query = new Parameters(params.values);
-    const where = [
-      ...conditions,
-      `(SELECT revision FROM identity.user_list_revision) = ${query.bind(revision)}::bigint`,
-    ];
-    if (checkpoint > 0) {
-      const from = checkpoints.keys[checkpoint];
-      where.push(
-        `(${keys.map(({ expression }) => expression).join(', ')}) >= (${keys
-          .map(({ type }, i) => `${query.bind(from[i])}::${type}`)
-          .join(', ')})`,
-      );
-    }
-    const { docs } = await usersOf(manager, {
-      rows: {
-        sql: `SELECT ${USER_PAGE_COLUMNS}, ${keys.map(({ expression }, i) => `${expression} AS k${i}`).join(', ')}
-          FROM ${model.from} WHERE ${where.join(' AND ')} ORDER BY ${ascending}
-          LIMIT ${query.bind(take)} OFFSET ${query.bind(start - checkpoint * step)}`,
-        order: keys.map((_, i) => `p.k${i} ${direction(descending)}`).join(', '),
-      },
-      params: query.values,
-    });
-    if (docs.length === take) return { docs, total };
-    sets.delete(setKey);
+    keptStore(manager).lists.delete(listKey);
   }
   return undefined;
 }
@@ -736,12 +878,14 @@ export async function pageForModel(
     concurrentWalkLimit = CONCURRENT_WALK_LIMIT,
     sortedMatchesLimit = SORTED_MATCHES_LIMIT,
     checkpointStep = CHECKPOINT_STEP,
+    keepMatches = true,
+    waitForKeptLists = false,
   }: Partial<Limits> = {},
 ): Promise<UsersPage | GroupsPage> {
   const selection = selectionOf(request);
-  const limits = { concurrentWalkLimit, sortedMatchesLimit, checkpointStep };
+  const limits = { concurrentWalkLimit, sortedMatchesLimit, checkpointStep, keepMatches, waitForKeptLists };
   if (checkpointStep > 0 && checkpointable(request, selection.model)) {
-    const page = await pageFromCheckpoints(manager, request, selection, checkpointStep);
+    const page = await pageFromCheckpoints(manager, request, selection, checkpointStep, waitForKeptLists);
     if (page) return page;
   }
   if (request.model === 'groups') {

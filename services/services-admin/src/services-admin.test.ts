@@ -21,7 +21,7 @@ import { signTestSession } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadServicesAdminConfig } from './config';
 import { openDatabase } from './database';
-import { pageForModel, parsePageQuery } from './page-for-model';
+import { keptListCount, pageForModel, parsePageQuery, settleKeptLists } from './page-for-model';
 
 jest.setTimeout(60_000);
 
@@ -296,8 +296,16 @@ describe('page-for-model', () => {
     const ids = (docs: { _id: string }[]) => docs.map((doc) => doc._id);
     const ways = [
       { concurrentWalkLimit: 0, sortedMatchesLimit: 0, checkpointStep: 0 },
-      { concurrentWalkLimit: 1_000_000, sortedMatchesLimit: 1_000_000, checkpointStep: 0 },
-      { checkpointStep: 3 },
+      {
+        concurrentWalkLimit: 1_000_000,
+        sortedMatchesLimit: 1_000_000,
+        checkpointStep: 0,
+        keepMatches: false,
+      },
+      // Kept lists: checkpoints every 3 rows, a filter's sorted matches (read on the first page).
+      { checkpointStep: 3, waitForKeptLists: true },
+      // As requests go: the plain way until the kept lists read in the background are there.
+      {},
     ];
     for (const [sort, filter] of [
       [[['createdAt', 'desc']], {}],
@@ -334,7 +342,7 @@ describe('page-for-model', () => {
     }
   });
 
-  it('reads pages from checkpoints of a sort the same as by walking, also after users change', async () => {
+  it('reads pages from kept lists (checkpoints, sorted matches) as the plain way does, also after users and groups change', async () => {
     const ids = (docs: { _id: string }[]) => docs.map((doc) => doc._id);
     const query = (
       sort: [string, string],
@@ -357,17 +365,24 @@ describe('page-for-model', () => {
       [['email', 'desc'], {}],
       [['createdAt', 'asc'], { active, admin: { compareBy: 'is', compareTo: 'false' } }],
       [['createdAt', 'desc'], {}],
+      // Kept sorted matches of a filter.
+      [['name', 'asc'], { name: { compareBy: 'contains', compareTo: 'o' } }],
+      [['groupName', 'desc'], { email: { compareBy: 'contains', compareTo: 'example' } }],
+      [['createdAt', 'asc'], { groupName: { compareBy: 'contains', compareTo: 'alpha' } }],
+      [['groupName', 'asc'], { groupName: { compareBy: 'isNotEmpty', compareTo: '' }, active }],
     ] as const;
     const compare = async (when: string) => {
       for (const [sort, filter] of cases) {
-        // The walk, without checkpoints, in one page: what every smaller page must be a slice of.
+        // The plain way, without kept lists, in one page: what every smaller page must be a slice of.
         const all = await pageForModel(appDatabase.manager, query([...sort], filter, 1, 1000), {
           checkpointStep: 0,
+          keepMatches: false,
         });
         for (const step of [1, 4]) {
           for (let pageNumber = 1; pageNumber <= Math.ceil(all.total / 7) + 1; pageNumber++) {
             const page = await pageForModel(appDatabase.manager, query([...sort], filter, pageNumber, 7), {
               checkpointStep: step,
+              waitForKeptLists: true,
             });
             expect([when, sort, filter, step, pageNumber, page.total, ids(page.docs)]).toEqual([
               when,
@@ -402,12 +417,53 @@ describe('page-for-model', () => {
       `DELETE FROM identity.users WHERE email IN ('cp-new@example.co.za', 'zzz-moved@example.co.za')`,
     );
     await compare('after a delete');
+    // A group's name places its users in the groupName sort and filters.
+    await db.dataSource.query(`UPDATE identity.groups SET name = 'Aardvark Brokers' WHERE code = 'ZUL'`);
+    await compare('after a group is renamed');
+    await db.dataSource.query(`UPDATE identity.groups SET name = 'Zulu Assessors' WHERE code = 'ZUL'`);
     // A login (last_login_at) moves nobody: the revision stays.
     const revision = async () =>
       (await db.dataSource.query('SELECT revision::text AS r FROM identity.user_list_revision'))[0].r;
     const before = await revision();
     await db.dataSource.query(`UPDATE identity.users SET last_login_at = now() WHERE email = '${ADMIN}'`);
     expect(await revision()).toBe(before);
+  });
+
+  it('never waits for a kept list: the plain way answers while it is read, and after any change', async () => {
+    const ids = (docs: { _id: string }[]) => docs.map((doc) => doc._id);
+    const query = (pageNumber: number) =>
+      parsePageQuery({
+        modelName: 'users',
+        pageNumber: String(pageNumber),
+        pageSize: '7',
+        sort: JSON.stringify([['name', 'desc']]),
+        name: JSON.stringify({ compareBy: 'contains', compareTo: 'paging person' }),
+      });
+    const plain = async (pageNumber: number) =>
+      ids((await pageForModel(appDatabase.manager, query(pageNumber), { keepMatches: false })).docs);
+
+    await settleKeptLists(appDatabase);
+    const before = keptListCount(appDatabase);
+    const first = await pageForModel(appDatabase.manager, query(2));
+    expect(ids(first.docs)).toEqual(await plain(2));
+    // The sorted matches were read meanwhile and are kept.
+    await settleKeptLists(appDatabase);
+    expect(keptListCount(appDatabase)).toBe(before + 1);
+    expect(ids((await pageForModel(appDatabase.manager, query(2))).docs)).toEqual(await plain(2));
+
+    // A user moves to the front of the sort: the kept matches are out of date, the page is right at once.
+    await db.dataSource.query(
+      `UPDATE identity.users SET name = 'Paging Person 99' WHERE email = 'paging3@example.co.za'`,
+    );
+    const moved = await pageForModel(appDatabase.manager, query(1));
+    expect(moved.docs[0].name).toBe('Paging Person 99');
+    expect(ids(moved.docs)).toEqual(await plain(1));
+    await settleKeptLists(appDatabase);
+    expect(ids((await pageForModel(appDatabase.manager, query(1))).docs)).toEqual(await plain(1));
+    await db.dataSource.query(
+      `UPDATE identity.users SET name = 'Paging Person 03' WHERE email = 'paging3@example.co.za'`,
+    );
+    await settleKeptLists(appDatabase);
   });
 
   it('sorts by group name, users without a group last, and by name case-insensitively', async () => {

@@ -3,6 +3,7 @@ import { ServicesAdmin1763800000000 } from './1763800000000-ServicesAdmin';
 import { Geo1763900000000 } from './1763900000000-Geo';
 import { Requests1764000000000 } from './1764000000000-Requests';
 import { UserPages1764100000000 } from './1764100000000-UserPages';
+import { GroupListRevision1764200000000 } from './1764200000000-GroupListRevision';
 
 export {
   Initial1763700000000,
@@ -10,6 +11,7 @@ export {
   Geo1763900000000,
   Requests1764000000000,
   UserPages1764100000000,
+  GroupListRevision1764200000000,
 };
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
@@ -19,4 +21,5 @@ export const MIGRATIONS = [
   Geo1763900000000,
   Requests1764000000000,
   UserPages1764100000000,
+  GroupListRevision1764200000000,
 ];
