@@ -47,7 +47,7 @@ try {
     machine: { cores: (await import('node:os')).cpus().length, node: process.version },
     loginPage: await measureLoginPage(gateway, 15),
     gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 8),
-    pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000, samples: 30 })),
+    pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000 })),
     geoImport: await measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
     geoSearch: writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),
     geoTiles: writeGeoTilesResults(await measureGeoTiles({ scale: 1_000_000 })),
