@@ -441,7 +441,7 @@ interface Limits {
   sortedMatchesLimit: number;
   /** 0: no checkpoints. */
   checkpointStep: number;
-  /** Whether filtered pages of revisioned models keep their sorted matches (pageFromSortedMatches). */
+  /** Whether filtered pages of revisioned models keep their sorted matches (pageKeepingMatches). */
   keepMatches: boolean;
   /** Whether a request waits for the kept lists it starts reading (tests), rather than going on. */
   waitForKeptLists: boolean;
@@ -494,16 +494,21 @@ async function pageInOrder<Doc>(
       LIMIT ${query.bind(limit)} OFFSET ${query.bind(offset)})`;
     return (await rowsOf({ ids, params: query.values, reversed })).docs;
   };
+  /**
+   * The filter's matches (at most one over the limit, to tell when there are too many) with their sort
+   * keys k0…: MATERIALIZED keeps PostgreSQL from turning this back into the walk.
+   */
+  const keyOrder = (alias: string) => orderBy(order.map((_, i) => `${alias}k${i}`));
+  const matchesOf = (columns: string, query: Parameters) => `matches AS MATERIALIZED (
+      SELECT ${columns}, ${order.map(({ expression }, i) => `${expression} AS k${i}`).join(', ')}
+      FROM ${model.from} ${join} ${where}
+      LIMIT ${query.bind(sortedMatchesLimit + 1)})`;
   /** The page cut from all the matches, with their number; undefined when there are too many. */
   const sortMatches = async (): Promise<Page<Doc> | undefined> => {
     const query = new Parameters(params.values);
-    const columns = order.map(({ expression }, i) => `${expression} AS k${i}`).join(', ');
-    const keyOrder = (alias: string) => orderBy(order.map((_, i) => `${alias}k${i}`));
-    // MATERIALIZED keeps PostgreSQL from turning this back into the walk. With the page's columns read
-    // along (users), the page is cut from the matches without looking its rows up again.
-    const matches = `matches AS MATERIALIZED (
-        SELECT ${model.pageColumns ?? `${model.alias}.id`}, ${columns} FROM ${model.from} ${join} ${where}
-        LIMIT ${query.bind(sortedMatchesLimit + 1)})`;
+    // With the page's columns read along (users), the page is cut from the matches without looking its
+    // rows up again.
+    const matches = matchesOf(model.pageColumns ?? `${model.alias}.id`, query);
     const limit = `LIMIT ${query.bind(request.limit)} OFFSET ${query.bind(request.offset)}`;
     const page = await rowsOf({
       with: matches,
@@ -522,39 +527,43 @@ async function pageInOrder<Doc>(
    * Revisioned models (users) keep a filter's sorted matches, read once per revision of the list as the
    * ids in page order; a page is then a slice of them, its rows read by id (a probe of the primary key
    * each) in a statement that checks the revision. Finding the matches again (the filter's index, a
-   * recheck of each in the table, a sort) was most of a filtered page. Undefined when none are kept for
-   * the current revision.
+   * recheck of each in the table, a sort) was most of a filtered page.
    */
-  const sortedIds = new Parameters(params.values);
-  const sortedIdsQuery = `WITH matches AS MATERIALIZED (
-      SELECT ${model.alias}.id, ${order.map(({ expression }, i) => `${expression} AS k${i}`).join(', ')}
-      FROM ${model.from} ${join} ${where}
-      LIMIT ${sortedIds.bind(sortedMatchesLimit + 1)})
-    SELECT ${USER_LIST_REVISION}::text AS revision, (SELECT count(*)::int FROM matches) AS total,
-           array_to_string(ARRAY(SELECT id FROM matches ORDER BY ${orderBy(order.map((_, i) => `k${i}`))}), ',') AS ids`;
-  const matchesKey = JSON.stringify(['matches', sortedIdsQuery, sortedIds.values]);
-  const readSortedMatches = async (reader: EntityManager): Promise<SortedMatches | undefined> => {
-    const [row]: Omit<SortedMatches, 'size'>[] = await reader.query(sortedIdsQuery, sortedIds.values);
-    return row.total > sortedMatchesLimit ? undefined : { ...row, size: row.total };
-  };
-  const pageFromSortedMatches = async (): Promise<Page<Doc> | undefined> => {
-    const matches = peekKeptList<SortedMatches>(manager, matchesKey);
-    if (!matches) return undefined;
-    const { revision, total, ids } = matches;
-    const take = Math.min(request.limit, total - request.offset);
-    if (take <= 0) {
-      if (await stillAt(manager, revision)) return { docs: [], total };
-    } else {
-      const slice = ids.slice(request.offset * UUID_STRIDE, (request.offset + take) * UUID_STRIDE - 1);
-      const { docs } = await rowsOf({
-        ids: `(CASE WHEN ${USER_LIST_REVISION} = $2::bigint THEN $1::uuid[] ELSE '{}' END)`,
-        params: [`{${slice}}`, revision],
+  const pageKeepingMatches = async (): Promise<Page<Doc> | undefined> => {
+    const query = new Parameters(params.values);
+    const read = `WITH ${matchesOf(`${model.alias}.id`, query)}
+      SELECT ${USER_LIST_REVISION}::text AS revision, (SELECT count(*)::int FROM matches) AS total,
+             array_to_string(ARRAY(SELECT id FROM matches ORDER BY ${keyOrder('')}), ',') AS ids`;
+    const listKey = JSON.stringify(['matches', read, query.values]);
+    const matches = peekKeptList<SortedMatches>(manager, listKey);
+    if (matches) {
+      const page = await pageOfKeptList(manager, request, listKey, matches, async (take) => {
+        const ids = matches.ids.slice(
+          request.offset * UUID_STRIDE,
+          (request.offset + take) * UUID_STRIDE - 1,
+        );
+        const rows = await rowsOf({
+          ids: `(CASE WHEN ${USER_LIST_REVISION} = $2::bigint THEN $1::uuid[] ELSE '{}' END)`,
+          params: [`{${ids}}`, matches.revision],
+        });
+        return rows.docs;
       });
-      // Short: the revision moved on since the matches were read.
-      if (docs.length === take) return { docs, total };
+      if (page) return page;
     }
-    keptStore(manager).lists.delete(matchesKey);
-    return undefined;
+    const page = await sortMatches();
+    // Few enough to keep: for the next pages, sorts of the same filter read them in the background.
+    if (page) {
+      await keptList(
+        manager,
+        listKey,
+        async (reader): Promise<SortedMatches | undefined> => {
+          const [row]: Omit<SortedMatches, 'size'>[] = await reader.query(read, query.values);
+          return row.total > sortedMatchesLimit ? undefined : { ...row, size: row.total };
+        },
+        waitForKeptLists,
+      );
+    }
+    return page;
   };
 
   const walkable = request.filters.every(({ field }) => model.fields[field].kind === 'boolean');
@@ -563,15 +572,8 @@ async function pageInOrder<Doc>(
     return { docs, total };
   }
   if (!walkable) {
-    const keeps = model.revisioned && keepMatches;
-    const kept = keeps ? await pageFromSortedMatches() : undefined;
-    if (kept) return kept;
-    const page = await sortMatches();
-    if (page) {
-      // Few enough to keep: for the next pages, sorts of the same filter read them in the background.
-      if (keeps) await keptList(manager, matchesKey, readSortedMatches, waitForKeptLists);
-      return page;
-    }
+    const page = model.revisioned && keepMatches ? await pageKeepingMatches() : await sortMatches();
+    if (page) return page;
     if (manyMatches) return manyMatches();
   }
   const total = await count();
@@ -607,7 +609,7 @@ interface Checkpoints extends KeptList {
   keys: string[][];
 }
 
-/** Every id a filter selects, in sort order (pageFromSortedMatches). */
+/** Every id a filter selects, in sort order (pageKeepingMatches). */
 interface SortedMatches extends KeptList {
   /** The ids joined by commas: each is 36 characters, so the n-th starts at 37 × n. */
   ids: string;
@@ -624,6 +626,8 @@ const MAX_KEPT_SIZE = 400_000;
 interface KeptStore {
   /** Least recently used first (a Map keeps insertion order). */
   lists: Map<string, KeptList>;
+  /** The sizes of the lists, added up. */
+  size: number;
   /** The lists being read, by key: one read per list at a time. */
   reading: Map<string, Promise<void>>;
 }
@@ -631,27 +635,36 @@ const keptStores = new WeakMap<DataSource, KeptStore>();
 
 function keptStore(manager: EntityManager): KeptStore {
   let store = keptStores.get(manager.connection);
-  if (!store) keptStores.set(manager.connection, (store = { lists: new Map(), reading: new Map() }));
+  if (!store) keptStores.set(manager.connection, (store = { lists: new Map(), size: 0, reading: new Map() }));
   return store;
 }
 
-function remember({ lists }: KeptStore, key: string, list: KeptList) {
-  lists.delete(key);
-  lists.set(key, list);
-  let size = 0;
-  for (const kept of lists.values()) size += kept.size;
-  for (const [oldest, kept] of lists) {
-    if ((lists.size <= MAX_KEPT_LISTS && size <= MAX_KEPT_SIZE) || oldest === key) break;
-    lists.delete(oldest);
-    size -= kept.size;
+function forget(store: KeptStore, key: string) {
+  const list = store.lists.get(key);
+  if (!list) return;
+  store.lists.delete(key);
+  store.size -= list.size;
+}
+
+/** Keeps `list` as the most recently used, dropping the least recently used over the budget. */
+function remember(store: KeptStore, key: string, list: KeptList) {
+  forget(store, key);
+  store.lists.set(key, list);
+  store.size += list.size;
+  for (const oldest of store.lists.keys()) {
+    if ((store.lists.size <= MAX_KEPT_LISTS && store.size <= MAX_KEPT_SIZE) || oldest === key) break;
+    forget(store, oldest);
   }
 }
 
-/** The list kept under `key`, if any. */
+/** The list kept under `key`, if any (now the most recently used). */
 function peekKeptList<List extends KeptList>(manager: EntityManager, key: string): List | undefined {
-  const store = keptStore(manager);
-  const kept = store.lists.get(key);
-  if (kept) remember(store, key, kept);
+  const { lists } = keptStore(manager);
+  const kept = lists.get(key);
+  if (kept) {
+    lists.delete(key);
+    lists.set(key, kept);
+  }
   return kept as List | undefined;
 }
 
@@ -708,6 +721,28 @@ async function stillAt(manager: EntityManager, revision: string): Promise<boolea
   return current.revision === revision;
 }
 
+/**
+ * A page from a kept list: `readRows` reads its `take` rows in a statement that checks the list's
+ * revision. Undefined, and the list dropped, when the revision has moved on (the rows come back short).
+ */
+async function pageOfKeptList<Doc>(
+  manager: EntityManager,
+  request: PageRequest,
+  key: string,
+  { revision, total }: KeptList,
+  readRows: (take: number) => Promise<Doc[]>,
+): Promise<Page<Doc> | undefined> {
+  const take = Math.min(request.limit, total - request.offset);
+  if (take <= 0) {
+    if (await stillAt(manager, revision)) return { docs: [], total };
+  } else {
+    const docs = await readRows(take);
+    if (docs.length === take) return { docs, total };
+  }
+  forget(keptStore(manager), key);
+  return undefined;
+}
+
 /** Whether a page can come from checkpoints: one indexed sort, flag filters only. */
 function checkpointable(request: PageRequest, model: Model): boolean {
   return (
@@ -759,16 +794,12 @@ async function pageFromCheckpoints(
   for (let attempt = 0; attempt < 2; attempt++) {
     const checkpoints = await keptList(manager, listKey, read, wait);
     if (!checkpoints) return undefined;
-    const { revision, total } = checkpoints;
-    const take = Math.min(request.limit, total - request.offset);
-    if (take <= 0) {
-      if (await stillAt(manager, revision)) return { docs: [], total };
-    } else {
+    const page = await pageOfKeptList(manager, request, listKey, checkpoints, async (take) => {
       // The page as a range of the ascending order (a descending page counts from the far end).
-      const start = descending ? total - request.offset - take : request.offset;
+      const start = descending ? checkpoints.total - request.offset - take : request.offset;
       const checkpoint = Math.floor(start / step);
       const query = new Parameters(params.values);
-      const where = [...conditions, `${USER_LIST_REVISION} = ${query.bind(revision)}::bigint`];
+      const where = [...conditions, `${USER_LIST_REVISION} = ${query.bind(checkpoints.revision)}::bigint`];
       if (checkpoint > 0) {
         const from = checkpoints.keys[checkpoint];
         where.push(
@@ -786,10 +817,9 @@ async function pageFromCheckpoints(
         },
         params: query.values,
       });
-      // Short: the revision moved on since the checkpoints were read.
-      if (docs.length === take) return { docs, total };
-    }
-    keptStore(manager).lists.delete(listKey);
+      return docs;
+    });
+    if (page) return page;
   }
   return undefined;
 }
