@@ -1,15 +1,7 @@
 import 'reflect-metadata';
 
 export * from './entities';
-export {
-  MIGRATIONS,
-  Initial1763700000000,
-  ServicesAdmin1763800000000,
-  Geo1763900000000,
-  Requests1764000000000,
-  UserPages1764100000000,
-  GroupListRevision1764200000000,
-} from './migrations';
+export { MIGRATIONS } from './migrations';
 export {
   createDataSource,
   openServiceDatabase,

@@ -5,15 +5,6 @@ import { Requests1764000000000 } from './1764000000000-Requests';
 import { UserPages1764100000000 } from './1764100000000-UserPages';
 import { GroupListRevision1764200000000 } from './1764200000000-GroupListRevision';
 
-export {
-  Initial1763700000000,
-  ServicesAdmin1763800000000,
-  Geo1763900000000,
-  Requests1764000000000,
-  UserPages1764100000000,
-  GroupListRevision1764200000000,
-};
-
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
   Initial1763700000000,

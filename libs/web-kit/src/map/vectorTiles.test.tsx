@@ -51,6 +51,16 @@ function failTiles(layer: VectorTileLayer<VectorTileSource>, times = TILE_ERRORS
 /** Resolution (m/px) at a view zoom, as OpenLayers passes it to style functions. */
 const resolutionAt = (zoom: number) => 156_543.033_928 / 2 ** zoom;
 
+/** A named road, as the street tiles give one. */
+const kloofStreet = () =>
+  new Feature({
+    geometry: new LineString([
+      [0, 0],
+      [1, 1],
+    ]),
+    name: 'Kloof Street',
+  });
+
 describe('vector tile layers', () => {
   it('read the locator tiles on the 512-pixel grid, native to zoom 17', () => {
     for (const layer of [...createStreetMapLayers(), createParcelOverlayLayer()]) {
@@ -84,13 +94,7 @@ describe('vector tile layers', () => {
   });
 
   it('draw roads wider as the map zooms in, with names from zoom 15', () => {
-    const road = new Feature({
-      geometry: new LineString([
-        [0, 0],
-        [1, 1],
-      ]),
-      name: 'Kloof Street',
-    });
+    const road = kloofStreet();
     expect(roadWidthAt(12)).toBeLessThan(roadWidthAt(15));
     expect(roadWidthAt(15)).toBeLessThan(roadWidthAt(18));
     const far = styleRoad(road, resolutionAt(13));
@@ -108,13 +112,7 @@ describe('vector tile layers', () => {
   });
 
   it('label roads over imagery in white with a dark halo, over thin see-through lines', () => {
-    const road = new Feature({
-      geometry: new LineString([
-        [0, 0],
-        [1, 1],
-      ]),
-      name: 'Kloof Street',
-    });
+    const road = kloofStreet();
     const near = styleImageryRoad(road, resolutionAt(17));
     expect(near).toHaveLength(2);
     const [line, label] = near;
