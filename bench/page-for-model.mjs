@@ -293,11 +293,12 @@ export async function measurePageForModel({
 
     // The service alone in its process, as `npm start` runs it: the client's work is not the server's.
     const port = await findFreePort();
-    const spec = portalProcesses({
+    const [spec] = portalProcesses({
       databaseUrl: database.url,
-      servicesAdminPort: port,
+      ports: { 'services-admin': port },
+      only: ['services-admin'],
       env: { LOG_LEVEL: 'warn' },
-    }).find((process) => process.name === 'services-admin');
+    });
     service = startProcess(spec, { logFile: join(ROOT, 'bench/results/page-for-model.log') });
     await waitUntilReady(service);
     const base = `http://127.0.0.1:${port}`;

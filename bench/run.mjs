@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from '../scripts/prepare.mjs';
 import {
-  findFreePort,
+  freePortsForAll,
   portalProcesses,
   startProcess,
   stopProcesses,
@@ -22,18 +22,10 @@ import { measureGeoTiles, writeGeoTilesResults } from './geo-tiles.mjs';
 import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
 
 await exitOnPrepareError(() => prepare({ browser: true }));
-const gatewayPort = await findFreePort();
-const identityPort = await findFreePort();
-const servicesAdminPort = await findFreePort();
-const locatorPort = await findFreePort();
-const requestsPort = await findFreePort();
+const ports = await freePortsForAll();
 // Benchmarks log in many times from one address: the limits would measure themselves instead.
 const table = portalProcesses({
-  gatewayPort,
-  identityPort,
-  servicesAdminPort,
-  locatorPort,
-  requestsPort,
+  ports,
   varDir: join(ROOT, 'var', 'bench'),
   env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
 });
@@ -42,11 +34,11 @@ const running = table.map((spec) =>
 );
 try {
   await Promise.all(running.map((service) => waitUntilReady(service)));
-  const gateway = `http://localhost:${gatewayPort}`;
+  const gateway = `http://localhost:${ports.gateway}`;
   const results = {
     machine: { cores: (await import('node:os')).cpus().length, node: process.version },
     loginPage: await measureLoginPage(gateway, 15),
-    gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${identityPort}`, 8),
+    gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${ports.identity}`, 8),
     pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000 })),
     geoImport: await measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
     geoSearch: writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),

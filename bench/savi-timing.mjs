@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import {
-  findFreePort,
+  freePortsForAll,
   portalProcesses,
   ROOT,
   startProcess,
@@ -73,19 +73,11 @@ async function pickAddresses(url, count) {
 }
 
 async function startPortal(databaseUrl) {
-  const ports = [];
-  while (ports.length < 5) {
-    const port = await findFreePort();
-    if (!ports.includes(port)) ports.push(port);
-  }
-  const [gatewayPort, identityPort, servicesAdminPort, locatorPort, requestsPort] = ports;
+  const ports = await freePortsForAll();
+  const gatewayPort = ports.gateway;
   const runDir = join(ROOT, 'var', 'bench-savi');
   const table = portalProcesses({
-    gatewayPort,
-    identityPort,
-    servicesAdminPort,
-    locatorPort,
-    requestsPort,
+    ports,
     databaseUrl,
     varDir: runDir,
     publicUrl: `http://localhost:${gatewayPort}`,

@@ -1,42 +1,38 @@
 #!/usr/bin/env node
 // npm start: prepares the machine (scripts/prepare.mjs), then runs the portal's processes and keeps them
-// running until Ctrl-C. Ports: GATEWAY_PORT (8080), IDENTITY_PORT (3001), SERVICES_ADMIN_PORT (3005).
+// running until Ctrl-C. The processes and their ports are config/services.json's; <NAME>_PORT moves one
+// (GATEWAY_PORT=9090, REQUESTS_PORT=…).
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { exitOnPrepareError, prepare } from './prepare.mjs';
-import { mailDir, portalProcesses, startProcess, stopProcesses, waitUntilReady } from './lib/processes.mjs';
+import {
+  mailDir,
+  portalProcesses,
+  portsFromEnvironment,
+  settingName,
+  startProcess,
+  stopProcesses,
+  waitUntilReady,
+} from './lib/processes.mjs';
 import { varDir } from './lib/settings.mjs';
 import { canConnect, ROOT } from './lib/system.mjs';
 
-const port = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0 || value > 65535) {
-    console.error(`${name} must be a port number, got '${process.env[name]}'.`);
-    process.exit(2);
-  }
-  return value;
-};
-
-const gatewayPort = port('GATEWAY_PORT', 8080);
-const identityPort = port('IDENTITY_PORT', 3001);
-const servicesAdminPort = port('SERVICES_ADMIN_PORT', 3005);
-const locatorPort = port('LOCATOR_PORT', 3002);
-const requestsPort = port('REQUESTS_PORT', 3004);
+let ports;
+try {
+  ports = portsFromEnvironment();
+} catch (err) {
+  console.error(err.message);
+  process.exit(2);
+}
 
 await exitOnPrepareError(() => prepare());
 
-const table = portalProcesses({
-  gatewayPort,
-  identityPort,
-  servicesAdminPort,
-  locatorPort,
-  requestsPort,
-});
+const table = portalProcesses({ ports });
 for (const { name, port: busy } of table) {
   if (await canConnect('127.0.0.1', busy)) {
     console.error(
       `\nPort ${busy} (${name}) is already in use: is the portal already running? Stop it, or choose other ports ` +
-        `with GATEWAY_PORT / IDENTITY_PORT / SERVICES_ADMIN_PORT.`,
+        `with ${settingName(name)}_PORT.`,
     );
     process.exit(1);
   }
@@ -74,7 +70,7 @@ try {
 }
 
 const { DEMO_ACCOUNTS, DEMO_PASSWORD } = createRequire(import.meta.url)(join(ROOT, 'libs/db/dist/index.js'));
-const url = `http://localhost:${gatewayPort}`;
+const url = `http://localhost:${ports.gateway}`;
 console.log(
   [
     '',

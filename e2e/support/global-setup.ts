@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  findFreePort,
+  freePortsForAll,
   mailDir,
   portalProcesses,
   ROOT,
@@ -14,13 +14,9 @@ import { BASE_URL_ENV, E2E_GEODATA, HARNESS_FILE, loadDb, loadGeo, type Harness 
 /** What the run needs built; `npm test` builds it (prepare), this setup builds nothing. */
 const BUILT = [
   'libs/db/dist/index.js',
-  'services/identity/dist/main.js',
-  'services/services-admin/dist/main.js',
-  'services/locator/dist/main.js',
-  'services/requests/dist/main.js',
   'libs/geo/dist/index.js',
-  'services/gateway/dist/main.js',
   'shell/dist/index.html',
+  ...portalProcesses().map((process) => process.entry),
 ];
 
 /** Earlier runs' folders go; the latest one stays after its run, to read its logs and mails. */
@@ -33,17 +29,9 @@ function removeEarlierRuns(): void {
   }
 }
 
-async function freePorts(count: number): Promise<number[]> {
-  for (;;) {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) ports.push(await findFreePort());
-    if (new Set(ports).size === count) return ports;
-  }
-}
-
 /**
- * Starts the portal for the browser tests: a throwaway seeded database with generated geodata, identity,
- * services-admin, the locator, requests and the gateway on free ports with their own var folder (so the mails of this
+ * Starts the portal for the browser tests: a throwaway seeded database with generated geodata, and every
+ * process of config/services.json on free ports with their own var folder (so the mails of this
  * run land in a known place) and the remotes list with the test remote. Global teardown stops them and
  * drops the database.
  */
@@ -63,14 +51,10 @@ export default async function globalSetup(): Promise<void> {
   await database.dataSource.destroy();
 
   const runDir = join(ROOT, 'var', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const [gatewayPort, identityPort, servicesAdminPort, locatorPort, requestsPort] = await freePorts(5);
-  const baseURL = `http://localhost:${gatewayPort}`;
+  const ports = await freePortsForAll();
+  const baseURL = `http://localhost:${ports.gateway}`;
   const table = portalProcesses({
-    gatewayPort,
-    identityPort,
-    servicesAdminPort,
-    locatorPort,
-    requestsPort,
+    ports,
     databaseUrl: database.url,
     varDir: runDir,
     publicUrl: baseURL,

@@ -1,7 +1,8 @@
-// The portal's processes and how to run them: one table (name, entry, port, env) for `npm start` and the
-// browser tests' global setup, which start the same processes on other ports with their own database.
+// The portal's processes and how to run them, from the one table config/services.json: `npm start`, the
+// browser tests' global setup and the benchmarks start the same processes (the tests and benchmarks on
+// other ports with their own database), and the gateway routes by the same table.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { databaseUrl, jwtKeyFiles, redisUrl, varDir } from './settings.mjs';
@@ -18,14 +19,64 @@ export { ROOT };
  */
 
 /**
- * The processes of the portal, in start order: identity, services-admin, locator, requests, the gateway; each product service
- * joins the table when it exists (and the gateway gets its <NAME>_URL).
+ * @typedef {object} ServiceEntry  one line of config/services.json
+ * @property {string} name
+ * @property {string} entry
+ * @property {number} port          the local default
+ * @property {{ prefix: string, exact?: boolean, websocket?: boolean }[]} [routes]  the gateway's prefixes
+ */
+
+/** config/services.json: the one table of the portal's processes (services, workers and the gateway). */
+export const SERVICES_FILE = join(ROOT, 'config', 'services.json');
+
+/** @returns {{ gateway: ServiceEntry, services: ServiceEntry[] }} */
+export function readServicesTable(file = SERVICES_FILE) {
+  const table = JSON.parse(readFileSync(file, 'utf8'));
+  return { gateway: table.gateway, services: table.services };
+}
+
+/** `requests-worker` -> `REQUESTS_WORKER`: the prefix of its settings (`_PORT`, and `_URL` for the gateway). */
+export const settingName = (name) => name.toUpperCase().replace(/-/g, '_');
+
+/**
+ * Each process's port: `<NAME>_PORT` from the environment, else the table's default.
+ * @returns {Record<string, number>}
+ */
+export function portsFromEnvironment(env = process.env) {
+  const { gateway, services } = readServicesTable();
+  /** @type {Record<string, number>} */
+  const ports = {};
+  for (const { name, port } of [...services, gateway]) {
+    const setting = `${settingName(name)}_PORT`;
+    const value = Number(env[setting] ?? port);
+    if (!Number.isInteger(value) || value <= 0 || value > 65535)
+      throw new Error(`${setting} must be a port number, got '${env[setting]}'.`);
+    ports[name] = value;
+  }
+  return ports;
+}
+
+/**
+ * A free port for every process of the table (distinct), for test and bench runs beside a running portal.
+ * @returns {Promise<Record<string, number>>}
+ */
+export async function freePortsForAll() {
+  const { gateway, services } = readServicesTable();
+  const names = [...services, gateway].map(({ name }) => name);
+  for (;;) {
+    /** @type {Record<string, number>} */
+    const ports = {};
+    for (const name of names) ports[name] = await findFreePort();
+    if (new Set(Object.values(ports)).size === names.length) return ports;
+  }
+}
+
+/**
+ * The processes of the portal, in start order: the services and workers of config/services.json, then
+ * the gateway, which gets `<NAME>_URL` for every service with routes.
  * @param {object} [options]
- * @param {number} [options.gatewayPort]
- * @param {number} [options.identityPort]
- * @param {number} [options.servicesAdminPort]
- * @param {number} [options.locatorPort]
- * @param {number} [options.requestsPort]
+ * @param {Record<string, number>} [options.ports]  a port per process name; the table's default otherwise
+ * @param {string[]} [options.only]       just these processes (a benchmark of one service)
  * @param {string} [options.databaseUrl]
  * @param {string} [options.varDir]       runtime files (mail drop, storage); the keys stay in var/keys
  * @param {string} [options.publicUrl]    the portal's URL as browsers see it (links in mails)
@@ -34,17 +85,16 @@ export { ROOT };
  * @returns {ProcessSpec[]}
  */
 export function portalProcesses({
-  gatewayPort = 8080,
-  identityPort = 3001,
-  servicesAdminPort = 3005,
-  locatorPort = 3002,
-  requestsPort = 3004,
+  ports = {},
+  only,
   databaseUrl: database = databaseUrl(),
   varDir: runtimeDir = varDir(),
-  publicUrl = `http://localhost:${gatewayPort}`,
+  publicUrl,
   remotesFile = 'config/remotes.json',
   env = {},
 } = {}) {
+  const { gateway, services } = readServicesTable();
+  const portOf = (entry) => ports[entry.name] ?? entry.port;
   const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
   const shared = {
     NODE_ENV: 'production',
@@ -55,49 +105,29 @@ export function portalProcesses({
     VAR_DIR: runtimeDir,
     JWT_PRIVATE_KEY_FILE: privateKeyFile,
     JWT_PUBLIC_KEY_FILE: publicKeyFile,
-    PUBLIC_URL: publicUrl,
+    PUBLIC_URL: publicUrl ?? `http://localhost:${portOf(gateway)}`,
     ...env,
   };
-  return [
+  const serviceUrls = Object.fromEntries(
+    services
+      .filter((service) => service.routes?.length)
+      .map((service) => [`${settingName(service.name)}_URL`, `http://127.0.0.1:${portOf(service)}`]),
+  );
+  const table = [
+    ...services.map((service) => ({
+      name: service.name,
+      entry: service.entry,
+      port: portOf(service),
+      env: { ...shared, PORT: String(portOf(service)) },
+    })),
     {
-      name: 'identity',
-      entry: 'services/identity/dist/main.js',
-      port: identityPort,
-      env: { ...shared, PORT: String(identityPort) },
-    },
-    {
-      name: 'services-admin',
-      entry: 'services/services-admin/dist/main.js',
-      port: servicesAdminPort,
-      env: { ...shared, PORT: String(servicesAdminPort) },
-    },
-    {
-      name: 'locator',
-      entry: 'services/locator/dist/main.js',
-      port: locatorPort,
-      env: { ...shared, PORT: String(locatorPort) },
-    },
-    {
-      name: 'requests',
-      entry: 'services/requests/dist/main.js',
-      port: requestsPort,
-      env: { ...shared, PORT: String(requestsPort) },
-    },
-    {
-      name: 'gateway',
-      entry: 'services/gateway/dist/main.js',
-      port: gatewayPort,
-      env: {
-        ...shared,
-        PORT: String(gatewayPort),
-        IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
-        SERVICES_ADMIN_URL: `http://127.0.0.1:${servicesAdminPort}`,
-        LOCATOR_URL: `http://127.0.0.1:${locatorPort}`,
-        REQUESTS_URL: `http://127.0.0.1:${requestsPort}`,
-        GATEWAY_REMOTES_FILE: remotesFile,
-      },
+      name: gateway.name,
+      entry: gateway.entry,
+      port: portOf(gateway),
+      env: { ...shared, PORT: String(portOf(gateway)), ...serviceUrls, GATEWAY_REMOTES_FILE: remotesFile },
     },
   ];
+  return only ? table.filter(({ name }) => only.includes(name)) : table;
 }
 
 /** A port nothing listens on right now (the OS picks it). */

@@ -5,12 +5,13 @@ import type { GatewayConfig } from './config';
 import { registerHealth } from './health';
 import proxy from './proxy';
 import { registerRemotes, RemotesFile } from './remotes';
-import { ROUTES, type Route } from './route-table';
+import type { Route } from './route-table';
+import { routesOf } from './services-table';
 import { helmetOptions } from './security';
 import { registerShell } from './static-files';
 
 export interface GatewayDeps {
-  /** The routing table; tests pass their own, the portal uses ROUTES. */
+  /** The routing table; tests pass their own, the portal routes by config/services.json. */
   routes?: readonly Route[];
 }
 
@@ -19,7 +20,7 @@ export interface GatewayDeps {
  * the route table, /remotes.json and the remotes' bundles, and the shell for every other page.
  */
 export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
-  const routes = deps.routes ?? ROUTES;
+  const routes = deps.routes ?? routesOf(config.servicesTable);
   const app = createServiceApp(config, { trustProxy: config.trustProxy });
 
   // Registered first so their hooks cover every route below, proxied answers included.

@@ -1,20 +1,11 @@
 import { isAbsolute, join } from 'node:path';
 import { findWorkspaceRoot, intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
+import { readServicesTable, type ServicesTable } from './services-table';
 
 type Env = Record<string, string | undefined>;
 
-/** Every back-end service the gateway can route to, with its conventional local port (docs/conventions.md). */
-export const SERVICE_PORTS = {
-  identity: 3001,
-  locator: 3002,
-  reportbuilder: 3003,
-  requests: 3004,
-  'services-admin': 3005,
-  iris: 3006,
-  'avs-editor': 3007,
-} as const;
-
-export type ServiceName = keyof typeof SERVICE_PORTS;
+/** A back-end service by its name in config/services.json ('identity', 'requests', …). */
+export type ServiceName = string;
 
 /** `services-admin` -> `SERVICES_ADMIN_URL`: the setting that moves a service elsewhere. */
 export const serviceUrlSetting = (service: ServiceName) => `${service.toUpperCase().replace(/-/g, '_')}_URL`;
@@ -25,6 +16,8 @@ export interface GatewayConfig extends BaseConfig {
   shellDist: string;
   /** The JSON file behind /remotes.json; re-read whenever it changes. */
   remotesFile: string;
+  /** config/services.json: the services, their local ports and the path prefixes routed to each. */
+  servicesTable: ServicesTable;
   /** Base URL of each service, e.g. http://127.0.0.1:3001. */
   serviceUrls: Record<ServiceName, string>;
   /** How long to wait for an upstream's answer headers before giving up with a 502. */
@@ -43,17 +36,21 @@ const fromRoot = (root: string, path: string) => (isAbsolute(path) ? path : join
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
   const base = loadBaseConfig('gateway', 8080, env);
   const workspaceRoot = findWorkspaceRoot();
+  const servicesTable = readServicesTable(
+    fromRoot(workspaceRoot, env.GATEWAY_SERVICES_FILE || 'config/services.json'),
+  );
   const serviceUrls = Object.fromEntries(
-    (Object.keys(SERVICE_PORTS) as ServiceName[]).map((service) => [
-      service,
-      (env[serviceUrlSetting(service)] || `http://127.0.0.1:${SERVICE_PORTS[service]}`).replace(/\/$/, ''),
+    servicesTable.services.map(({ name, port }) => [
+      name,
+      (env[serviceUrlSetting(name)] || `http://127.0.0.1:${port}`).replace(/\/$/, ''),
     ]),
-  ) as Record<ServiceName, string>;
+  );
   return {
     ...base,
     workspaceRoot,
     shellDist: fromRoot(workspaceRoot, env.SHELL_DIST || 'shell/dist'),
     remotesFile: fromRoot(workspaceRoot, env.GATEWAY_REMOTES_FILE || 'config/remotes.json'),
+    servicesTable,
     serviceUrls,
     upstreamTimeoutMs: intFromEnv(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 60_000),
     trustProxy: ['1', 'true', 'yes', 'on'].includes((env.GATEWAY_TRUST_PROXY ?? '').toLowerCase()),

@@ -58,6 +58,17 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
   const { routes, serviceUrls } = options;
   app.decorateRequest('proxyRoute', null);
 
+  // The plugin reads rewriteRequestHeaders from wsClientOptions at run time (its index.js), but its
+  // type declarations leave the option out: widen the declared type rather than cast the call away.
+  const wsClientOptions: NonNullable<FastifyHttpProxyOptions['wsClientOptions']> & {
+    rewriteRequestHeaders: (headers: IncomingHttpHeaders, request: FastifyRequest) => IncomingHttpHeaders;
+  } = {
+    rewriteRequestHeaders: (headers, request) => ({
+      ...headers,
+      ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+      ...forwardedHeaders(request),
+    }),
+  };
   const proxyOptions: FastifyHttpProxyOptions = {
     // No fixed upstream: each request's comes from its route-table entry.
     upstream: '',
@@ -93,13 +104,7 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
       }),
       onError: (reply, { error }) => unavailable(reply as FastifyReply, error),
     },
-    wsClientOptions: {
-      rewriteRequestHeaders: (headers: IncomingHttpHeaders, request: FastifyRequest) => ({
-        ...headers,
-        ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
-        ...forwardedHeaders(request),
-      }),
-    },
+    wsClientOptions,
   };
   const withWebsockets = routes.some((route) => route.websocket);
   await app.register(httpProxy, withWebsockets ? { ...proxyOptions, websocket: true } : proxyOptions);

@@ -1,4 +1,12 @@
-import { matchRoute, proxyMountPaths, ROUTES, type Route } from './route-table';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findWorkspaceRoot } from '@portal/server-kit';
+import { matchRoute, proxyMountPaths, type Route } from './route-table';
+import { readServicesTable, routesOf } from './services-table';
+
+/** The portal's own table, config/services.json. */
+const ROUTES = routesOf(readServicesTable(join(findWorkspaceRoot(), 'config', 'services.json')));
 
 const table: Route[] = [
   { prefix: '/api/things', service: 'identity' },
@@ -79,6 +87,30 @@ describe('the portal table', () => {
     }
   });
 
+  it('sends the request console, its exports and its realtime socket to requests', () => {
+    for (const url of [
+      '/api/v1.0/request/pager/?page=1&limit=20',
+      '/api/v1.0/request/update_status',
+      '/api/v1.0/request/savi/download_xlsx/7',
+      '/api/v1.0/requests',
+      '/api/v1.0/requests/?status=New',
+      '/api/v1.0/reportbuilder/savi/markInvoiced',
+      '/api/v1.0/reportbuilder/savi/createzip',
+      '/api/v1.0/reportbuilder/savi/downloadzip/7',
+      '/realtime/?EIO=4&transport=websocket',
+    ]) {
+      expect([url, serviceOf(url, ROUTES)]).toEqual([url, 'requests']);
+    }
+    expect(serviceOf('/api/v1.0/requestsx', ROUTES)).toBeUndefined();
+    expect(serviceOf('/api/v1.0/requests/more', ROUTES)).toBeUndefined();
+    expect(ROUTES.find((route) => route.prefix === '/realtime/')?.websocket).toBe(true);
+  });
+
+  it('routes to every service of the table except the workers', () => {
+    const routed = new Set(ROUTES.map((route) => route.service));
+    expect([...routed].sort()).toEqual(['identity', 'locator', 'requests', 'services-admin']);
+  });
+
   it('keeps the own-services list and users/me with identity, and nothing else below /users', () => {
     expect(serviceOf('/api/v1.0/services', ROUTES)).toBe('identity');
     expect(serviceOf('/api/v1.0/services?x=1', ROUTES)).toBe('identity');
@@ -89,9 +121,28 @@ describe('the portal table', () => {
   });
 });
 
+describe('readServicesTable', () => {
+  it('refuses a table with a service listed twice or without a port, naming the entry', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'services-table-'));
+    const file = join(dir, 'services.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        services: [
+          { name: 'a', port: 1 },
+          { name: 'a', port: 2 },
+        ],
+      }),
+    );
+    expect(() => readServicesTable(file)).toThrow(/services\[1\]: "a" is listed twice/);
+    writeFileSync(file, JSON.stringify({ services: [{ name: 'b' }] }));
+    expect(() => readServicesTable(file)).toThrow(/services\[0\]: "port" must be a port number/);
+  });
+});
+
 describe('proxyMountPaths', () => {
   it('mounts all of /api and each entry outside it', () => {
     expect(proxyMountPaths(table).sort()).toEqual(['/api', '/api/*', '/socket', '/socket/*']);
-    expect(proxyMountPaths(ROUTES).sort()).toEqual(['/admin/menu/*', '/api', '/api/*']);
+    expect(proxyMountPaths(ROUTES).sort()).toEqual(['/admin/menu/*', '/api', '/api/*', '/realtime/*']);
   });
 });
