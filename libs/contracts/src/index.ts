@@ -7,3 +7,4 @@ export * from './admin';
 export * from './geo';
 export * from './validation';
 export * from './requests';
+export * from './requestAdmin';

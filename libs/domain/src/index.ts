@@ -2,3 +2,4 @@ export * from './texts';
 export * from './validation';
 export * from './access';
 export * from './references';
+export * from './requestWorkflow';
