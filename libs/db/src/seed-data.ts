@@ -174,7 +174,11 @@ const user = (
 export const SEED_USERS: UserSeed[] = [
   user('Thandiwe Nkosi', 'admin@portal.test', 'OPS', 'administrator', { isAdmin: true, includeIds: true }),
   user('Pieter van der Merwe', 'operator@portal.test', 'OPS', 'SAVi operator', { saviOperator: true }),
-  user('Ayesha Patel', 'qc@portal.test', 'OPS', 'SAVi quality control', { saviQC: true }),
+  // QC staff open the console (admin or saviOperator, spec 02 §2.2) and approve (saviQC, §6): both flags.
+  user('Ayesha Patel', 'qc@portal.test', 'OPS', 'SAVi quality control (QC approval; Requests Admin)', {
+    saviOperator: true,
+    saviQC: true,
+  }),
   user('Sipho Dlamini', 'rates@portal.test', 'KMI', 'rates editor', { ratesEditor: true }),
   user('Lerato Mokoena', 'claims@portal.test', 'KMI', 'claims user (claims references)', {
     claimsUser: true,

@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { REQUEST_CREATED_CHANNEL, type RequestCreatedEvent } from '@portal/contracts';
+import {
+  REQUEST_CREATED_CHANNEL,
+  REQUEST_UPDATED_CHANNEL,
+  type RequestCreatedEvent,
+  type RequestUpdatedEvent,
+} from '@portal/contracts';
 import type { CreatedRequest } from './store';
 
 /**
@@ -27,5 +32,22 @@ export async function publishRequestCreated(
     await redis.publish(REQUEST_CREATED_CHANNEL, JSON.stringify(event));
   } catch (err) {
     log.error({ err, requestId: request.id }, 'request-created event not published');
+  }
+}
+
+/**
+ * Announces changed requests on REQUEST_UPDATED_CHANNEL (the realtime layer relays a single change as
+ * update_request with its row, a bulk change as update_requests with the ids). Called after the commit;
+ * best effort like the creation event: the change stands whether or not anyone heard of it.
+ */
+export async function publishRequestUpdated(
+  redis: Redis,
+  event: RequestUpdatedEvent,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  try {
+    await redis.publish(REQUEST_UPDATED_CHANNEL, JSON.stringify(event));
+  } catch (err) {
+    log.error({ err, requestIds: event.ids }, 'request-updated event not published');
   }
 }

@@ -4,6 +4,7 @@ import { Geo1763900000000 } from './1763900000000-Geo';
 import { Requests1764000000000 } from './1764000000000-Requests';
 import { UserPages1764100000000 } from './1764100000000-UserPages';
 import { GroupListRevision1764200000000 } from './1764200000000-GroupListRevision';
+import { RequestQueue1764300000000 } from './1764300000000-RequestQueue';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Requests1764000000000,
   UserPages1764100000000,
   GroupListRevision1764200000000,
+  RequestQueue1764300000000,
 ];

@@ -1,0 +1,90 @@
+import type { RequestRow } from '@portal/contracts';
+import { hoursInQueue, reportFee } from '@portal/domain';
+
+/**
+ * The columns of a grid row (spec 02 §3 "Request (grid row)") over `requests.requests r`: what the pager,
+ * the streamed list, the change calls, the realtime events and the exports answer. Numbers come back as
+ * numbers (numeric cast to float8), dates as Date.
+ */
+export const REQUEST_ROW_COLUMNS = `r.id, r.request_type, r.request_sub_type, r.priority, r.grip_reference, r.user_id,
+  r.user_name, r.user_email, r.created_at, r.status, r.first_user_id, r.first_user_name, r.address, r.lat, r.lng,
+  r.additional, r.cant_locate, r.report_pdf_downloaded, r.report_invoice_number, r.report_disputed, r.group_name,
+  r.reference_string, r.rve_total::float8 AS rve_total, r.property_type, r.number_of_buildings,
+  r.unit_price::float8 AS unit_price, r.report_pdf_url, r.report_id, r.date_finalised, r.delivered_at, r.version`;
+
+/** A row as the driver answers REQUEST_ROW_COLUMNS. */
+export interface RequestDbRow {
+  id: string;
+  request_type: string;
+  request_sub_type: string | null;
+  priority: boolean;
+  grip_reference: string;
+  user_id: string;
+  user_name: string;
+  user_email: string;
+  created_at: Date;
+  status: string;
+  first_user_id: string | null;
+  first_user_name: string | null;
+  address: string;
+  lat: number | null;
+  lng: number | null;
+  additional: string;
+  cant_locate: boolean;
+  report_pdf_downloaded: boolean;
+  report_invoice_number: string | null;
+  report_disputed: boolean;
+  group_name: string | null;
+  reference_string: string;
+  rve_total: number | null;
+  property_type: string | null;
+  number_of_buildings: number | null;
+  unit_price: number | null;
+  report_pdf_url: string | null;
+  report_id: string | null;
+  date_finalised: Date | null;
+  delivered_at: Date | null;
+  version: number;
+}
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** The grid row of a request (contract RequestRow). */
+export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
+  return {
+    requestID: row.id,
+    type: row.request_type,
+    subType: row.request_sub_type,
+    priority: yesNo(row.priority),
+    gripReference: row.grip_reference,
+    user: row.user_name,
+    userId: row.user_id,
+    email: row.user_email,
+    created: new Date(row.created_at).toISOString(),
+    status: row.status,
+    firstQS: row.first_user_name,
+    firstUser: row.first_user_id,
+    address: row.address,
+    coordinates: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
+    comments: row.additional ?? '',
+    // The report builder owns the note (spec 02 §7.1 requestNote); the grid shows it once that exists.
+    note: '',
+    timeInQueue: hoursInQueue(row.created_at, row.delivered_at, now),
+    cantlocate: yesNo(row.cant_locate),
+    downloaded: yesNo(row.report_pdf_downloaded),
+    invoice: row.report_invoice_number,
+    disputed: yesNo(row.report_disputed),
+    client: row.group_name,
+    clientReference: row.reference_string ?? '',
+    reportFee: reportFee(row.number_of_buildings, row.unit_price),
+    rve: row.rve_total,
+    rveType: row.property_type,
+    numberOfBuildings: row.number_of_buildings,
+    unitPrice: row.unit_price,
+    reportPdfUrl: row.report_pdf_url,
+    reportId: row.report_id,
+    dateFinalised: iso(row.date_finalised),
+    version: row.version,
+  };
+}
