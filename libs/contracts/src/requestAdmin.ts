@@ -167,7 +167,10 @@ export const RequestRow = Type.Object({
   client: nullable(Type.String()),
   clientReference: Type.String(),
   reportFee: nullable(Type.Number()),
+  /** The final RVE (the report's total). */
   rve: nullable(Type.Number()),
+  /** The estimate shown until the report is finalised (spec 03 "Status display"). */
+  preliminaryRve: nullable(Type.Number()),
   rveType: nullable(Type.String()),
   numberOfBuildings: nullable(Type.Number()),
   unitPrice: nullable(Type.Number()),

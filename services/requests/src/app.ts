@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
 import type { RequestsConfig } from './config';
+import { queueRoutes } from './routes/queue';
 import { requestRoutes } from './routes/requests';
 
 export interface RequestsDeps {
@@ -26,6 +27,9 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   });
   await app.register(async (scope) => {
     await requestRoutes(typed(scope), ctx);
+  });
+  await app.register(async (scope) => {
+    await queueRoutes(typed(scope), ctx);
   });
   return app;
 }

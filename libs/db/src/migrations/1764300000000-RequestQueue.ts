@@ -6,6 +6,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  *
  * - `version` is bumped by every change: an edit naming an older version is refused (409), so two operators
  *   saving the same row cannot overwrite each other unseen.
+ * - `preliminary_rve` is the estimate shown before a report is finalised (the report builder sets it;
+ *   `rve_total` is the final one).
  * - `status_changed_at` and `delivered_at` (time in queue stops at delivery) are set by the service.
  * - Indexes for the pager over ~1 000 000 rows: the console's default sort (priority desc, created desc, id
  *   desc) with and without its default filter (SAVI, not can't locate), created both ways for a user's own
@@ -26,6 +28,7 @@ export class RequestQueue1764300000000 implements MigrationInterface {
         ADD COLUMN number_of_buildings integer
           CONSTRAINT requests_number_of_buildings_check CHECK (number_of_buildings >= 0),
         ADD COLUMN unit_price numeric(14, 2) CONSTRAINT requests_unit_price_check CHECK (unit_price >= 0),
+        ADD COLUMN preliminary_rve numeric(14, 2),
         ADD COLUMN version integer NOT NULL DEFAULT 1,
         ADD COLUMN status_changed_at timestamptz NOT NULL DEFAULT now(),
         ADD COLUMN delivered_at timestamptz`);
@@ -98,6 +101,7 @@ export class RequestQueue1764300000000 implements MigrationInterface {
         DROP COLUMN report_pdf_downloaded,
         DROP COLUMN number_of_buildings,
         DROP COLUMN unit_price,
+        DROP COLUMN preliminary_rve,
         DROP COLUMN version,
         DROP COLUMN status_changed_at,
         DROP COLUMN delivered_at`);

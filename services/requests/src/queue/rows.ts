@@ -9,7 +9,7 @@ import { hoursInQueue, reportFee } from '@portal/domain';
 export const REQUEST_ROW_COLUMNS = `r.id, r.request_type, r.request_sub_type, r.priority, r.grip_reference, r.user_id,
   r.user_name, r.user_email, r.created_at, r.status, r.first_user_id, r.first_user_name, r.address, r.lat, r.lng,
   r.additional, r.cant_locate, r.report_pdf_downloaded, r.report_invoice_number, r.report_disputed, r.group_name,
-  r.reference_string, r.rve_total::float8 AS rve_total, r.property_type, r.number_of_buildings,
+  r.reference_string, r.rve_total::float8 AS rve_total, r.preliminary_rve::float8 AS preliminary_rve, r.property_type, r.number_of_buildings,
   r.unit_price::float8 AS unit_price, r.report_pdf_url, r.report_id, r.date_finalised, r.delivered_at, r.version`;
 
 /** A row as the driver answers REQUEST_ROW_COLUMNS. */
@@ -37,6 +37,7 @@ export interface RequestDbRow {
   group_name: string | null;
   reference_string: string;
   rve_total: number | null;
+  preliminary_rve: number | null;
   property_type: string | null;
   number_of_buildings: number | null;
   unit_price: number | null;
@@ -79,6 +80,7 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     clientReference: row.reference_string ?? '',
     reportFee: reportFee(row.number_of_buildings, row.unit_price),
     rve: row.rve_total,
+    preliminaryRve: row.preliminary_rve,
     rveType: row.property_type,
     numberOfBuildings: row.number_of_buildings,
     unitPrice: row.unit_price,
