@@ -25,6 +25,11 @@ declare module 'fastify' {
     requireRoles: (...roles: string[]) => preHandlerAsyncHookHandler;
     /** The session's claims, or null when there is none (never throws). */
     sessionOf: (request: FastifyRequest) => Promise<SignedClaims | null>;
+    /**
+     * The claims of a session token found outside a request (a websocket handshake's cookie), checked as
+     * sessionOf checks them (signature, expiry, revocation); null when not valid.
+     */
+    verifySessionToken: (token: string) => Promise<SignedClaims | null>;
     /** Signs a session token into the cookie (identity only: needs the private key). */
     issueSession: (reply: FastifyReply, claims: SessionClaims) => Promise<string>;
     clearSession: (reply: FastifyReply) => void;
@@ -82,6 +87,16 @@ export const authPlugin = fp(
       }
     };
 
+    const verifySessionToken = async (token: string): Promise<SignedClaims | null> => {
+      try {
+        const claims = app.jwt.verify<SignedClaims>(token);
+        const revokedBefore = await opts.redis.get(revokedKey(String(claims.sub)));
+        return !revokedBefore || Number(claims.ims ?? 0) >= Number(revokedBefore) ? claims : null;
+      } catch {
+        return null;
+      }
+    };
+
     const authenticate: preHandlerAsyncHookHandler = async (request) => {
       const claims = await sessionOf(request);
       if (!claims) throw unauthorized();
@@ -89,6 +104,7 @@ export const authPlugin = fp(
     };
 
     app.decorate('sessionOf', sessionOf);
+    app.decorate('verifySessionToken', verifySessionToken);
     app.decorate('authenticate', authenticate);
     app.decorate('requireRoles', (...roles: string[]): preHandlerAsyncHookHandler => {
       return async function requireRoles(this: FastifyInstance, request, reply) {

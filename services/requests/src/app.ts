@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
 import type { RequestsConfig } from './config';
+import { attachRealtime } from './realtime';
 import { queueRoutes } from './routes/queue';
 import { requestRoutes } from './routes/requests';
 
@@ -31,5 +32,6 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   await app.register(async (scope) => {
     await queueRoutes(typed(scope), ctx);
   });
+  await attachRealtime(app, config.redisUrl);
   return app;
 }
