@@ -1,13 +1,9 @@
-import type { GridFilterItem, GridFilterModel, GridSortModel } from '@mui/x-data-grid';
+import type { GridFilterItem } from '@mui/x-data-grid';
 import { FILTER_OPERATORS, type FieldFilter, type FilterOperator } from '@portal/contracts';
 
-/** What a server-paged grid asks for: a page (0-based, as the grid counts), its size, sort and filter. */
-export interface GridQuery {
-  page: number;
-  pageSize: number;
-  sortModel: GridSortModel;
-  filterModel: GridFilterModel;
-}
+import type { GridQuery } from '@portal/web-kit/grid';
+
+export type { GridQuery };
 
 /**
  * A grid column the server can sort or filter by. `sortBy`/`filterBy` name the server's field when it

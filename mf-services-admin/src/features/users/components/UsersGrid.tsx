@@ -6,8 +6,8 @@ import { failureText } from '../../../api/answers';
 import { CheckboxCell } from '../../../grid/CheckboxCell';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
-import { ServerDataGrid } from '../../../grid/ServerDataGrid';
-import { useGridQuery } from '../../../grid/useGridQuery';
+import { ServerDataGrid } from '@portal/web-kit/grid';
+import { useGridQuery } from '@portal/web-kit/grid';
 import { ADMIN_TEXT } from '../../../texts';
 import { useAllGroupsQuery } from '../../groups/api/groupsApi';
 import {

@@ -10,9 +10,13 @@ import {
   type GridPaginationModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { LAYOUT, PAGE_SIZES } from '../constants';
-import { ADMIN_TEXT } from '../texts';
+import { PAGE_SIZES } from '@portal/contracts';
 import type { GridQueryControl } from './useGridQuery';
+
+/** Spec 03 §9: the grids are 750 px high. */
+export const SERVER_GRID_HEIGHT = 750;
+/** Spec 03 'Loading error' state of a list that could not be read. */
+export const GRID_LOADING_ERROR = 'Loading error';
 
 interface ServerPaging {
   page: number;
@@ -20,6 +24,7 @@ interface ServerPaging {
   rowCount: number;
   onPageChange: (page: number) => void;
   onPageSizeChange: (pageSize: number) => void;
+  pageSizes: readonly number[];
 }
 
 interface LoadFailure {
@@ -62,10 +67,15 @@ export type ServerDataGridProps<R extends GridValidRowModel> = Omit<
   /** The page could not be loaded: the grid says so, with a retry. */
   loadFailed?: boolean;
   onRetry?: () => void;
+  /** Its height in pixels (spec 03 §9: 750). */
+  height?: number;
+  /** Its page sizes (spec 03 §9 by default). */
+  pageSizes?: readonly number[];
 };
 
 /**
- * A DataGrid paged, sorted and filtered by the server (GET page-for-model), 750 px high (spec 03 §9),
+ * A DataGrid paged, sorted and filtered by the server (the admin grids' page-for-model, the request
+ * queue's pager), 750 px high (spec 03 §9),
  * with the portal's page sizes.
  */
 export function ServerDataGrid<R extends GridValidRowModel>({
@@ -73,13 +83,15 @@ export function ServerDataGrid<R extends GridValidRowModel>({
   rowCount,
   loadFailed = false,
   onRetry = () => {},
+  height = SERVER_GRID_HEIGHT,
+  pageSizes = PAGE_SIZES,
   slots,
   slotProps,
   ...props
 }: ServerDataGridProps<R>) {
   const { query, setPage, setPageSize, setSortModel, setFilterModel } = grid;
   return (
-    <Box sx={{ height: LAYOUT.gridHeight, width: '100%', bgcolor: 'background.paper' }}>
+    <Box sx={{ height, width: '100%', bgcolor: 'background.paper' }}>
       <DataGrid<R>
         disableRowSelectionOnClick
         showToolbar
@@ -111,6 +123,7 @@ export function ServerDataGrid<R extends GridValidRowModel>({
               rowCount,
               onPageChange: setPage,
               onPageSizeChange: setPageSize,
+              pageSizes,
             },
           },
           noRowsOverlay: { loadFailure: { failed: loadFailed, onRetry } },
@@ -128,7 +141,7 @@ function ServerPagination({ paging }: { paging?: ServerPaging }) {
       count={paging.rowCount}
       page={paging.rowCount === 0 ? 0 : paging.page}
       rowsPerPage={paging.pageSize}
-      rowsPerPageOptions={[...PAGE_SIZES]}
+      rowsPerPageOptions={[...paging.pageSizes]}
       onPageChange={(_event, page) => paging.onPageChange(page)}
       onRowsPerPageChange={(event) => paging.onPageSizeChange(Number(event.target.value))}
       showFirstButton
@@ -143,7 +156,7 @@ function NoRowsOverlay({ loadFailure }: { loadFailure?: LoadFailure }) {
     <GridOverlay>
       {loadFailure?.failed ? (
         <Stack spacing={1} sx={{ alignItems: 'center' }} role="alert">
-          <Typography color="error">{ADMIN_TEXT.loadingError}</Typography>
+          <Typography color="error">{GRID_LOADING_ERROR}</Typography>
           <Button size="small" variant="outlined" onClick={loadFailure.onRetry}>
             Try again
           </Button>
