@@ -328,6 +328,7 @@ export const ConflictAnswer = Type.Object({
   statusCode: Type.Literal(409),
   error: Type.String(),
   message: Type.String(),
+  messages: Type.Optional(Type.Array(Type.String())),
   requestId: Type.Optional(Type.String()),
   current: Type.Optional(RequestRow),
   /** For a bulk change: the requests whose status does not allow it. */

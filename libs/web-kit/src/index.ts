@@ -77,6 +77,8 @@ export { PortalProviders } from './PortalProviders';
 export const MapView = lazy(() => import('./map').then((map) => ({ default: map.MapView })));
 export const NotFoundMap = lazy(() => import('./map').then((map) => ({ default: map.NotFoundMap })));
 export type { MapViewProps, NotFoundMapProps, LatLng } from './map';
+// Plain data (no OpenLayers): the built-in satellite base layer, for every map that offers imagery.
+export { BUILTIN_SATELLITE_LAYER, SATELLITE_LAYER_ID } from './map/baseLayerConfig';
 // For layer components of remotes (children of MapView): the map's context. Types-only imports of
 // OpenLayers, so this adds no map code to the first page.
 export { useOlMap, useMapLayer, MapLayer } from './map/MapContext';

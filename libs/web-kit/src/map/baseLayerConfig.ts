@@ -1,3 +1,4 @@
+import { TILES_API } from '@portal/contracts';
 import { MAP_DEFAULTS } from '@portal/domain';
 
 /**
@@ -19,6 +20,22 @@ export interface BaseLayerConfig {
   /** Id of the layer to show instead when this one's tile server fails (e.g. street -> fallback street). */
   fallback?: string;
 }
+
+/** Id of the satellite layer, in the built-in config and in `window.__PORTAL_CONFIG__.baseLayers`. */
+export const SATELLITE_LAYER_ID = 'satellite';
+
+/**
+ * The portal's own satellite view (services/locator: rendered from its geodata in the ortho imagery's
+ * style). Its server draws tile zooms 13–19 and answers 204 below; 512-pixel tiles at tile zoom z are
+ * shown at view zoom z + 1.
+ */
+export const BUILTIN_SATELLITE_LAYER: BaseLayerConfig = {
+  id: SATELLITE_LAYER_ID,
+  title: 'Satellite',
+  url: TILES_API.satellite,
+  maxNativeZoom: 19,
+  tileSize: 512,
+};
 
 export type ResolvedBaseLayer = Required<Omit<BaseLayerConfig, 'attributions' | 'fallback'>> &
   Pick<BaseLayerConfig, 'attributions' | 'fallback'>;

@@ -1,26 +1,11 @@
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import { TILES_API } from '@portal/contracts';
-import type { MapViewProps } from '@portal/web-kit';
+import { BUILTIN_SATELLITE_LAYER, SATELLITE_LAYER_ID, type MapViewProps } from '@portal/web-kit';
 
 export type BaseLayerChoice = 'street' | 'satellite';
 type BaseLayerConfig = NonNullable<MapViewProps['baseLayers']>[number];
 
-/** Id of the satellite layer, in the built-in config and in `window.__PORTAL_CONFIG__.baseLayers`. */
-export const SATELLITE_LAYER_ID = 'satellite';
-
-/**
- * The portal's own satellite view (services/locator: rendered from its geodata in the ortho imagery's
- * style). Its server draws tile zooms 13–19 and answers 204 below; 512-pixel tiles at tile zoom z are
- * shown at view zoom z + 1.
- */
-export const BUILTIN_SATELLITE_LAYER: BaseLayerConfig = {
-  id: SATELLITE_LAYER_ID,
-  title: 'Satellite',
-  url: TILES_API.satellite,
-  maxNativeZoom: 19,
-  tileSize: 512,
-};
+export { BUILTIN_SATELLITE_LAYER, SATELLITE_LAYER_ID };
 /** View zoom from which the built-in satellite tiles exist (tile zoom 13 of 512-pixel tiles). */
 export const BUILTIN_SATELLITE_MIN_VIEW_ZOOM = 14;
 

@@ -140,7 +140,13 @@ export async function queueRoutes(app: TypedFastify, ctx: RequestsContext): Prom
       message: error.message,
       requestId,
       ...(error.current ? { current: error.current } : {}),
-      ...(error.refused ? { refused: error.refused } : {}),
+      // The refused requests also as messages: clients that read only the one error shape see them.
+      ...(error.refused
+        ? {
+            refused: error.refused,
+            messages: error.refused.map((item) => `${item.gripReference} (${item.status})`),
+          }
+        : {}),
     });
   };
 

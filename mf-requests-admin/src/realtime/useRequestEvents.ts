@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react';
+import { io } from 'socket.io-client';
+import { REALTIME_EVENTS, REALTIME_PATH, type ConsoleJob, type RequestRow } from '@portal/contracts';
+
+/** The console's background job events (services/requests relays them to the job's user). */
+export const CONSOLE_JOB_EVENT = 'console_job';
+
+export interface RequestEventHandlers {
+  /** update_request: one request changed; its row as it is now. */
+  onRequest?: (row: RequestRow) => void;
+  /** update_requests: several changed (a bulk action, a new request): read the page again. */
+  onRequests?: (ids: string[]) => void;
+  onJob?: (job: ConsoleJob) => void;
+}
+
+/**
+ * The console's realtime channel (spec 02 §7.2): socket.io on the portal's own origin at REALTIME_PATH,
+ * through the gateway, signed in by the session cookie. Answers whether it is connected (the grid shows
+ * it); socket.io reconnects by itself, and a reconnect reads the page again (changes may have been missed).
+ */
+export function useRequestEvents(handlers: RequestEventHandlers): boolean {
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  const [connected, setConnected] = useState(false);
+  useEffect(() => {
+    const socket = io({ path: REALTIME_PATH, transports: ['websocket'], withCredentials: true });
+    let connectedBefore = false;
+    socket.on('connect', () => {
+      setConnected(true);
+      if (connectedBefore) latest.current.onRequests?.([]);
+      connectedBefore = true;
+    });
+    socket.on('disconnect', () => setConnected(false));
+    socket.on(REALTIME_EVENTS.updateRequest, (payload: { row: RequestRow }) =>
+      latest.current.onRequest?.(payload.row),
+    );
+    socket.on(REALTIME_EVENTS.updateRequests, (payload: { ids: string[] }) =>
+      latest.current.onRequests?.(payload.ids),
+    );
+    socket.on(CONSOLE_JOB_EVENT, (job: ConsoleJob) => latest.current.onJob?.(job));
+    return () => {
+      socket.close();
+    };
+  }, []);
+  return connected;
+}

@@ -1,0 +1,21 @@
+/** The remote's user-facing texts. Those of the spec verbatim (spec 02 §4, §5; spec 03). */
+export const TEXT = {
+  myRequests: 'My requests',
+  console: 'Request administration',
+  noRve: 'no RVE',
+  insufficientData: 'Insufficient Data',
+  loadingError: 'Loading error',
+  live: 'Live',
+  offline: 'Reconnecting…',
+  commentRequired: 'A comment is required.',
+  qsTitle: 'QS checklist',
+  qcTitle: 'QC checklist',
+  qcApprove: 'Approve',
+  qcQuery: 'Query',
+  qcOnlySaviQc: 'Only QC staff (saviQC) can approve.',
+  saved: 'Saved.',
+  stale: 'Someone else changed this request meanwhile: the latest is shown.',
+  duplicateTitle: 'Duplicate check',
+  launcherTitle: 'Opening the QC checklist, the satellite map and the report…',
+  popupBlocked: 'The browser blocked the new tabs: allow pop-ups for the portal, or open them here:',
+} as const;
