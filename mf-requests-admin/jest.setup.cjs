@@ -4,3 +4,19 @@
 const { configure } = require('@testing-library/react');
 
 configure({ asyncUtilTimeout: 10_000 });
+
+// The console's realtime channel: socket.io-client, replaced by an emitter the tests drive (there is no
+// server in jsdom).
+jest.mock('socket.io-client', () => {
+  const { EventEmitter } = require('node:events');
+  const sockets = [];
+  return {
+    io: () => {
+      const socket = new EventEmitter();
+      socket.close = () => socket.removeAllListeners();
+      sockets.push(socket);
+      return socket;
+    },
+    __sockets: sockets,
+  };
+});

@@ -7,7 +7,11 @@ import {
   PortalProviders,
   RouterProvider,
 } from '@portal/web-kit';
+import { installJsdomMapSupport } from '@portal/web-kit/testing';
 import { routes } from '../routes';
+
+// The duplicate check's map (OpenLayers) in jsdom.
+installJsdomMapSupport();
 
 // jsdom lays nothing out: a virtualised grid would render no rows. The portal's theme, with every row.
 const testTheme = createTheme(portalTheme, {

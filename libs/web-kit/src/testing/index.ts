@@ -1,1 +1,2 @@
 export * from './fetchAnswers';
+export { installJsdomMapSupport } from '../map/testing/jsdomMapSupport';

@@ -45,7 +45,7 @@ export function QcChecklistPage() {
     <ChecklistFrame title={TEXT.qcTitle} requestID={requestID}>
       {(record) => (
         <Stack spacing={2}>
-          <FormGroup aria-label="QC checks">
+          <FormGroup role="group" aria-label="QC checks">
             {QC_CHECKS.map((check, index) => (
               <FormControlLabel
                 key={check}

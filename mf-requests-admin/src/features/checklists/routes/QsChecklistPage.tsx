@@ -27,7 +27,7 @@ export function QsChecklistPage() {
     <ChecklistFrame title={TEXT.qsTitle} requestID={requestID}>
       {(record) => (
         <Stack spacing={2}>
-          <FormGroup aria-label="QS checks">
+          <FormGroup role="group" aria-label="QS checks">
             {QS_CHECKS.map((check, index) => (
               <FormControlLabel
                 key={check}
