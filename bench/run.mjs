@@ -27,7 +27,12 @@ const ports = await freePortsForAll();
 const table = portalProcesses({
   ports,
   varDir: join(ROOT, 'var', 'bench'),
-  env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000', LOG_LEVEL: 'warn' },
+  env: {
+    AUTH_ATTEMPTS_PER_IP: '100000',
+    AUTH_ATTEMPTS_PER_EMAIL: '100000',
+    LOG_LEVEL: 'warn',
+    REQUEST_QUEUE_PREFIX: 'bench',
+  },
 });
 const running = table.map((spec) =>
   startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }),

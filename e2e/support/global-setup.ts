@@ -61,7 +61,12 @@ export default async function globalSetup(): Promise<void> {
     remotesFile: 'config/remotes.e2e.json',
     // Every test logs in from 127.0.0.1, often as the same demo user, and the counters live in Redis
     // across runs: the production limits would refuse logins part-way through the suite.
-    env: { AUTH_ATTEMPTS_PER_IP: '100000', AUTH_ATTEMPTS_PER_EMAIL: '100000' },
+    // The console's job queue apart from a portal running beside the tests (its worker would take the jobs).
+    env: {
+      AUTH_ATTEMPTS_PER_IP: '100000',
+      AUTH_ATTEMPTS_PER_EMAIL: '100000',
+      REQUEST_QUEUE_PREFIX: `e2e-${ports.gateway}`,
+    },
   });
   const running = table.map((spec) =>
     startProcess(spec, { logFile: join(runDir, 'logs', `${spec.name}.log`) }),

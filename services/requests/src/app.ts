@@ -1,8 +1,17 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
+import {
+  authPlugin,
+  createServiceApp,
+  createStorage,
+  readKey,
+  registerHealth,
+  typed,
+} from '@portal/server-kit';
 import type { RequestsConfig } from './config';
+import { createConsoleQueue } from './jobs/consoleJobs';
 import { attachRealtime } from './realtime';
+import { exportRoutes } from './routes/exports';
 import { queueRoutes } from './routes/queue';
 import { requestRoutes } from './routes/requests';
 
@@ -31,6 +40,15 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   });
   await app.register(async (scope) => {
     await queueRoutes(typed(scope), ctx);
+  });
+  // The console's jobs are queued here and run by src/worker.ts (another process).
+  const queue = createConsoleQueue(config.redisUrl, config.queuePrefix);
+  app.addHook('onClose', async () => {
+    await queue.close();
+  });
+  const storage = createStorage({ driver: 'local', dir: config.storageDir });
+  await app.register(async (scope) => {
+    await exportRoutes(typed(scope), { ...ctx, queue, storage });
   });
   await attachRealtime(app, config.redisUrl);
   return app;

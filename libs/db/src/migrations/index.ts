@@ -5,6 +5,7 @@ import { Requests1764000000000 } from './1764000000000-Requests';
 import { UserPages1764100000000 } from './1764100000000-UserPages';
 import { GroupListRevision1764200000000 } from './1764200000000-GroupListRevision';
 import { RequestQueue1764300000000 } from './1764300000000-RequestQueue';
+import { ConsoleJobs1764310000000 } from './1764310000000-ConsoleJobs';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   UserPages1764100000000,
   GroupListRevision1764200000000,
   RequestQueue1764300000000,
+  ConsoleJobs1764310000000,
 ];

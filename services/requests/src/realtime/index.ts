@@ -12,9 +12,9 @@ import {
   type RequestUpdatedEvent,
 } from '@portal/contracts';
 import { createRedis } from '@portal/server-kit';
+import { CONSOLE_JOB_CHANNEL } from '../jobs/consoleJobs';
 
-/** Redis channel of the console's background jobs' progress ({ userId, job }); relayed as 'console_job'. */
-export const CONSOLE_JOB_CHANNEL = 'portal:console-job';
+/** The console's background jobs' progress, heard on CONSOLE_JOB_CHANNEL, is sent to the job's user as this. */
 export const CONSOLE_JOB_EVENT = 'console_job';
 
 /** Rooms: every staff socket, and each user's own sockets. */

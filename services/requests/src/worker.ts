@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { createServer } from 'node:http';
+import { Worker } from 'bullmq';
+import closeWithGrace from 'close-with-grace';
+import { createRedis, createStorage } from '@portal/server-kit';
+import { loadRequestsConfig } from './config';
+import { openDatabase } from './database';
+import { CONSOLE_QUEUE, bullConnection } from './jobs/consoleJobs';
+import { processConsoleJob } from './jobs/run';
+
+/**
+ * The request console's worker (a process of its own, config/services.json `requests-worker`): runs the
+ * xlsx exports and zips of the BullMQ queue 'request-console'. A job killed with its worker is taken up
+ * again by another (BullMQ's stalled-job check: the lock expires), and reruns write the same file. A small
+ * HTTP server answers /health, /ready and /metrics (Prometheus text) on PORT.
+ */
+async function main() {
+  const config = loadRequestsConfig();
+  const ds = await openDatabase(config.databaseUrl);
+  const redis = createRedis(config.redisUrl, 'requests-worker');
+  const storage = createStorage({ driver: 'local', dir: config.storageDir });
+  const counts = { completed: 0, failed: 0, seconds: 0 };
+
+  const worker = new Worker(
+    CONSOLE_QUEUE,
+    async (job) => {
+      const started = performance.now();
+      await processConsoleJob({ ds, storage, redis })(job);
+      counts.seconds += (performance.now() - started) / 1000;
+    },
+    {
+      connection: bullConnection(config.redisUrl),
+      prefix: config.queuePrefix,
+      concurrency: config.jobConcurrency,
+      // A job's lock is renewed while it runs; a killed worker's lock expires within lockDuration and the
+      // stalled check hands the job to another worker.
+      lockDuration: 30_000,
+      stalledInterval: 15_000,
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('completed', () => counts.completed++);
+  worker.on('failed', (job, err) => {
+    counts.failed++;
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'console job failed', jobId: job?.id, err: err.message }),
+    );
+  });
+
+  const server = createServer(async (request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/health')
+      return response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    if (path === '/ready') {
+      try {
+        await Promise.all([ds.query('SELECT 1'), redis.ping()]);
+        return response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}');
+      } catch {
+        return response.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"not ready"}');
+      }
+    }
+    if (path === '/metrics') {
+      const body = [
+        '# TYPE console_jobs_completed_total counter',
+        `console_jobs_completed_total ${counts.completed}`,
+        '# TYPE console_jobs_failed_total counter',
+        `console_jobs_failed_total ${counts.failed}`,
+        '# TYPE console_jobs_seconds_total counter',
+        `console_jobs_seconds_total ${counts.seconds.toFixed(3)}`,
+        '',
+      ].join('\n');
+      return response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(body);
+    }
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found."}');
+  });
+  server.listen(config.port, config.host);
+  process.stdout.write(
+    `${JSON.stringify({ level: 'info', msg: `requests-worker listening on ${config.host}:${config.port}` })}\n`,
+  );
+
+  // SIGTERM: running jobs finish (worker.close waits for them), then the connections close.
+  closeWithGrace({ delay: 60_000 }, async () => {
+    await worker.close();
+    server.close();
+    await ds.destroy();
+    await redis.quit();
+  });
+}
+
+main().catch((err) => {
+  console.error('requests-worker failed to start:', err);
+  process.exit(1);
+});
