@@ -108,7 +108,10 @@ async function until(email: string, id: string, state: ConsoleJob['state']): Pro
     if (job.state === state) return job;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const [row] = await db.dataSource.query('SELECT state, error, attempts FROM requests.console_jobs WHERE id = $1', [id]);
+  const [row] = await db.dataSource.query(
+    'SELECT state, error, attempts FROM requests.console_jobs WHERE id = $1',
+    [id],
+  );
   throw new Error(`job ${id} never reached ${state}: ${JSON.stringify(row)}`);
 }
 

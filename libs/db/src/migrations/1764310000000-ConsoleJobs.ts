@@ -26,7 +26,9 @@ export class ConsoleJobs1764310000000 implements MigrationInterface {
         started_at timestamptz,
         finished_at timestamptz
       )`);
-    await queryRunner.query('CREATE INDEX console_jobs_user_idx ON requests.console_jobs (user_id, created_at DESC)');
+    await queryRunner.query(
+      'CREATE INDEX console_jobs_user_idx ON requests.console_jobs (user_id, created_at DESC)',
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
