@@ -289,6 +289,9 @@ export function ConsolePage() {
         loading={page.isFetching}
         loadFailed={page.isError}
         onRetry={() => void page.refetch()}
+        // Every column drawn (there are 26; the page's rows stay virtualised): a cell scrolled into view
+        // is there at once, and an edit's result is in the row whether or not it is scrolled to.
+        columnBufferPx={6000}
         checkboxSelection
         keepNonExistentRowsSelected
         rowSelectionModel={selection}
