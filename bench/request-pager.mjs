@@ -10,7 +10,7 @@
 // timed one request at a time over a kept-alive connection, to the answer's last byte.
 // Usage: node bench/request-pager.mjs [--samples 20] [--requests 1000000] [--export-rows 100000]
 //        [--skip-export] [--force]
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -244,12 +244,97 @@ export async function measureRequestPager({ samples = 20, count = 1_000_000, for
   };
 }
 
+/** The resident memory of a process now (Linux), in MB. */
+function rssMb(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
+  return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
+}
+
+/**
+ * The xlsx export of `rows` requests through the service and the worker, as the console asks for it
+ * (POST export_to_excel with filters; the job polled until done): wall time, and the worker's resident
+ * memory sampled every 100 ms before and during the job. Flat memory is the point: the rows are streamed.
+ */
+export async function measureXlsxExport({ rows = 100_000 } = {}) {
+  const url = await ensureRequestsBenchDatabase({});
+  await buildProject('@portal/requests');
+  const db = require(join(ROOT, 'libs/db/dist/index.js'));
+  const ds = db.createDataSource(url);
+  await ds.initialize();
+  const admin = await ds.getRepository(db.UserEntity).findOneByOrFail({ email: 'admin@portal.test' });
+  // The oldest `rows` requests: a created_at range that holds exactly that many.
+  const [{ until }] = await ds.query(
+    'SELECT created_at AS until FROM requests.requests ORDER BY created_at OFFSET $1 LIMIT 1',
+    [rows],
+  );
+  await ds.destroy();
+  const cookie = benchSessionCookie({ sub: admin.id, email: admin.email, roles: ['authenticated', 'admin'] });
+  const ports = await freePortsForAll();
+  const specs = portalProcesses({
+    databaseUrl: url,
+    ports,
+    only: ['requests', 'requests-worker'],
+    varDir: join(ROOT, 'var', 'bench'),
+    env: { LOG_LEVEL: 'warn', REQUEST_QUEUE_PREFIX: 'bench-xlsx', REQUEST_JOB_CONCURRENCY: '1' },
+  });
+  const running = specs.map((spec) =>
+    startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `xlsx-${spec.name}.log`) }),
+  );
+  try {
+    await Promise.all(running.map((process) => waitUntilReady(process)));
+    const worker = running.find((process) => process.spec.name === 'requests-worker');
+    const base = `http://127.0.0.1:${ports.requests}`;
+    const idle = rssMb(worker.child.pid);
+    const samples = [];
+    const sampler = setInterval(() => samples.push(rssMb(worker.child.pid)), 100);
+    const started = performance.now();
+    const answer = await fetch(`${base}/api/v1.0/request/savi/export_to_excel`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ filters: { end_date: new Date(new Date(until).getTime() - 1).toISOString() } }),
+    });
+    if (answer.status !== 202)
+      throw new Error(`export_to_excel answered ${answer.status}: ${await answer.text()}`);
+    const { id } = await answer.json();
+    let job;
+    for (;;) {
+      job = await (await fetch(`${base}/api/v1.0/request/jobs/${id}`, { headers: { cookie } })).json();
+      if (job.state === 'done' || job.state === 'failed') break;
+      await sleep(200);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    if (job.state !== 'done') throw new Error(`the export failed: ${job.error}`);
+    const file = await fetch(`${base}${job.downloadUrl}`, { headers: { cookie } });
+    const bytes = (await file.arrayBuffer()).byteLength;
+    const result = {
+      rows: job.rows,
+      seconds: round(seconds),
+      rowsPerSecond: Math.round(job.rows / seconds),
+      fileMb: round(bytes / 1024 / 1024),
+      workerRssMb: {
+        idle: round(idle),
+        peak: round(Math.max(...samples)),
+        p50: round(percentile(samples, 50)),
+      },
+    };
+    log(`xlsx export: ${JSON.stringify(result)}`);
+    return result;
+  } finally {
+    await stopProcesses(running);
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measureRequestPager({
     samples: Number(arg('samples', 20)),
     count: Number(arg('requests', 1_000_000)),
     force: flag('force'),
   });
+  if (!flag('skip-export'))
+    result.xlsxExport = await measureXlsxExport({ rows: Number(arg('export-rows', 100_000)) });
   writeFileSync(join(ROOT, 'bench/results/request-pager.json'), JSON.stringify(result, null, 2) + '\n');
   const { rows, ...summary } = result;
   console.log(JSON.stringify({ ...summary, rows: rows.length }, null, 2));
