@@ -1,6 +1,6 @@
 // Realtime latency of the request console (issue 11): an operator's edit → another operator's open
 // console hears of it. Two sessions through the portal URL (the gateway): the watcher holds a socket.io
-// connection on /realtime/ (as the console's grid does), the editor toggles a request's priority with
+// connection on /realtime/ (as the console's grid does), an admin toggles a request's priority with
 // POST /api/v1.0/request/priority; the time from sending the edit to the watcher's update_request for that
 // request, over N edits one after the other, p50/p95/p99. Target p95 ≤ 1 s.
 // The request is made once through the API from a located parcel (as /savi makes one), as the demo user.
@@ -91,7 +91,8 @@ async function makeRequest(base, database) {
 export async function measureRealtimeLatency({ base, edits = 100, database = databaseUrl() }) {
   const id = await makeRequest(base, database);
   const watcher = await sessionCookie(base, 'qc@portal.test');
-  const editor = await sessionCookie(base, 'operator@portal.test');
+  // Prioritising is an admin's (spec 02 §6).
+  const editor = await sessionCookie(base, 'admin@portal.test');
   const socket = io(base, {
     path: '/realtime/',
     transports: ['websocket'],

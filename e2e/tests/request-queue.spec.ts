@@ -191,9 +191,13 @@ test('a query needs its comment; inline edits save at once; colours; a change sh
   await expect(row.locator('[data-field="reportFee"]')).toHaveText('R 4 500.00');
   await expect(watched.locator('[data-field="reportFee"]')).toHaveText('R 4 500.00');
 
-  // Prioritised: red.
-  await row.getByRole('checkbox').check();
-  await operator.getByRole('button', { name: 'Prioritise all' }).click();
+  // Prioritising is shown to admins only (spec 02 §6); prioritised, the row is red in every console.
+  await expect(operator.getByRole('button', { name: 'Prioritise all' })).toHaveCount(0);
+  const admin = await signedIn(browser, 'admin@portal.test');
+  const adminRow = await openConsoleAt(admin, grip);
+  await adminRow.getByRole('checkbox').check();
+  await admin.getByRole('button', { name: 'Prioritise all' }).click();
+  await expect(adminRow).toHaveClass(/request-row-red/);
   await expect(row).toHaveClass(/request-row-red/);
   await expect(watched).toHaveClass(/request-row-red/);
 

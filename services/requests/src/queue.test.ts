@@ -405,7 +405,7 @@ describe('the workflow', () => {
       expect([url, answer.statusCode]).toEqual([url, 403]);
     }
     expect(await statusOf(id)).toBe('New');
-    const missing = await call(OPERATOR, 'POST', REQUEST_ADMIN_API.priority, {
+    const missing = await call(ADMIN, 'POST', REQUEST_ADMIN_API.priority, {
       id: '00000000-0000-4000-8000-000000000000',
       priority: true,
     });
@@ -477,7 +477,8 @@ describe('edits, versions and bulk changes', () => {
     await subscriber.subscribe(REQUEST_UPDATED_CHANNEL);
     subscriber.on('message', (_channel, message) => heard.push(JSON.parse(message)));
     try {
-      expect((await call(OPERATOR, 'POST', REQUEST_ADMIN_API.prioritiseAll, { ids })).json()).toEqual({
+      expect((await call(OPERATOR, 'POST', REQUEST_ADMIN_API.prioritiseAll, { ids })).statusCode).toBe(403);
+      expect((await call(ADMIN, 'POST', REQUEST_ADMIN_API.prioritiseAll, { ids })).json()).toEqual({
         success: true,
         updated: 2,
       });

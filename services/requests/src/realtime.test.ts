@@ -119,9 +119,10 @@ it('sends update_request to staff and the owner, not to other users; a bulk chan
 
   const staffHeard = heard(staffSocket, REALTIME_EVENTS.updateRequest);
   const ownerHeard = heard(ownerSocket, REALTIME_EVENTS.updateRequest);
+  const admin = await cookieOf('admin@portal.test');
   const answer = await fetch(`${base}${REQUEST_ADMIN_API.priority}`, {
     method: 'POST',
-    headers: { cookie: operator.cookie, 'content-type': 'application/json' },
+    headers: { cookie: admin.cookie, 'content-type': 'application/json' },
     body: JSON.stringify({ id, priority: true, version: 1 }),
   });
   expect(answer.status).toBe(200);

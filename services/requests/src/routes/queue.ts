@@ -78,6 +78,7 @@ export const QUEUE_TEXT = {
   console: 'The request console is for administrators and SAVi operators.',
   staff: 'Only the operations team (administrators, SAVi operators and QC) may do that.',
   qcApproval: 'QC approval needs the saviQC role.',
+  prioritise: 'Only administrators may prioritise requests.',
   qcChecks: `All ${QC_CHECKS.length} QC checks must be ticked to approve.`,
   qcStatus: 'The QC checklist approves a request (Dispatch); a query is sent with its comment instead.',
   qsChecks: `All ${QS_CHECKS.length} QS checks must be ticked.`,
@@ -757,7 +758,7 @@ export async function queueRoutes(app: TypedFastify, ctx: RequestsContext): Prom
       url,
       { onRequest, schema: { body: IdsBody, response: { 200: BulkChangeAnswer, ...CHANGE_ERRORS } } },
       async (request, reply) => {
-        consoleOnly(request.caller);
+        if (!isAdmin(request.caller)) throw forbidden(QUEUE_TEXT.prioritise);
         return bulk(
           reply,
           request.id,

@@ -160,7 +160,7 @@ export function ConsolePage() {
   const columns = useMemo(
     () =>
       consoleColumns({
-        canPrioritise: showPrioritise(user?.isAdmin ? '1' : user?.saviOperator ? '1' : '0'),
+        canPrioritise: showPrioritise(user?.isAdmin ? '1' : '0'),
         canEditStatus: Boolean(user?.roles.includes('admin')),
         ageingTargets: settings.data?.ageingTargets ?? (DEFAULT_AGEING_TARGETS as Record<string, number>),
         onAction,
@@ -225,7 +225,7 @@ export function ConsolePage() {
         sx={{ flexWrap: 'wrap', mb: 1.5 }}
         aria-label="Bulk actions"
       >
-        {showPrioritise(user?.isAdmin || user?.saviOperator ? '1' : '0') && (
+        {showPrioritise(user?.isAdmin ? '1' : '0') && (
           <Button
             variant="outlined"
             disabled={nothingSelected}
