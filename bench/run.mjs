@@ -20,6 +20,8 @@ import { measureGeoImport } from './geo-import.mjs';
 import { measureGeoSearch, writeGeoSearchResults } from './geo-search.mjs';
 import { measureGeoTiles, writeGeoTilesResults } from './geo-tiles.mjs';
 import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
+import { measureRealtimeLatency, writeRealtimeLatencyResults } from './realtime-latency.mjs';
+import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
 
 await exitOnPrepareError(() => prepare({ browser: true }));
 const ports = await freePortsForAll();
@@ -50,6 +52,10 @@ try {
     geoTiles: writeGeoTilesResults(await measureGeoTiles({ scale: 1_000_000 })),
     // Starts its own portal on the geodata bench database (a browser per run).
     saviTiming: writeSaviTimingResults(await measureSaviTiming({ scale: 1_000_000 })),
+    realtimeLatency: writeRealtimeLatencyResults(await measureRealtimeLatency({ base: gateway, edits: 100 })),
+    // Its own database of 1 000 000 requests (made once) and its own requests service and worker.
+    requestPager: await measureRequestPager({ samples: 20, count: 1_000_000 }),
+    xlsxExport: await measureXlsxExport({ rows: 100_000 }),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

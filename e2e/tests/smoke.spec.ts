@@ -24,6 +24,12 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
         routes: ['/savi', '/avs', '/locate', '/spatialkey'],
         roles: ['authenticated'],
       },
+      {
+        name: 'requestsAdmin',
+        entry: '/remotes/requestsAdmin/mf-manifest.json',
+        routes: ['/requests'],
+        roles: ['authenticated'],
+      },
     ],
   });
 });
