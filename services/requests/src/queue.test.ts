@@ -570,6 +570,16 @@ describe('references, history, the duplicate check and saved views', () => {
     expect((await call(OPERATOR, 'DELETE', REQUEST_ADMIN_API.view(views[0].id))).statusCode).toBe(204);
   });
 
+  it('numbers GRiP references past the millionth request without repeating one', async () => {
+    await db.dataSource.query("SELECT setval('requests.grip_reference_seq', 999998)");
+    const ids = [await request(PLAIN), await request(PLAIN)];
+    const rows = (await db.dataSource.query(
+      'SELECT grip_reference FROM requests.requests WHERE id = ANY($1::uuid[]) ORDER BY grip_reference',
+      [ids],
+    )) as { grip_reference: string }[];
+    expect(rows.map((row) => row.grip_reference.replace(/^GRP-\d{4}-/, ''))).toEqual(['1000000', '999999']);
+  });
+
   it('serves the console settings (ageing targets, statuses, page sizes)', async () => {
     const settings = (await call(PLAIN, 'GET', REQUEST_ADMIN_API.settings)).json();
     expect(settings.pageSizes).toEqual([10, 20, 50, 100, 500, 1000]);

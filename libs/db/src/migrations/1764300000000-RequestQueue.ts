@@ -32,6 +32,18 @@ export class RequestQueue1764300000000 implements MigrationInterface {
         ADD COLUMN version integer NOT NULL DEFAULT 1,
         ADD COLUMN status_changed_at timestamptz NOT NULL DEFAULT now(),
         ADD COLUMN delivered_at timestamptz`);
+    // The GRiP reference's number was lpad(…, 6): from the millionth request on, lpad cut it to six digits
+    // and references repeated. Six digits at least, more when the number needs them.
+    await q(`
+      CREATE FUNCTION requests.next_grip_reference() RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE n text := nextval('requests.grip_reference_seq')::text;
+      BEGIN
+        RETURN 'GRP-' || to_char(now() AT TIME ZONE 'Africa/Johannesburg', 'YYMM') || '-'
+               || lpad(n, greatest(6, length(n)), '0');
+      END $$`);
+    await q(
+      'ALTER TABLE requests.requests ALTER COLUMN grip_reference SET DEFAULT requests.next_grip_reference()',
+    );
     // Existing rows: their status dates from their creation, as far as anyone knows.
     await q('UPDATE requests.requests SET status_changed_at = created_at');
     await q(`
@@ -90,6 +102,10 @@ export class RequestQueue1764300000000 implements MigrationInterface {
       'requests_priority_created_idx',
     ])
       await q(`DROP INDEX requests.${index}`);
+    await q(`ALTER TABLE requests.requests ALTER COLUMN grip_reference SET DEFAULT 'GRP-'
+               || to_char(now() AT TIME ZONE 'Africa/Johannesburg', 'YYMM') || '-'
+               || lpad(nextval('requests.grip_reference_seq')::text, 6, '0')`);
+    await q('DROP FUNCTION requests.next_grip_reference()');
     await q('DROP TABLE requests.saved_views');
     await q('DROP TABLE requests.request_history');
     await q(`
