@@ -3,3 +3,4 @@ export * from './validation';
 export * from './access';
 export * from './references';
 export * from './requestWorkflow';
+export * from './iris';
