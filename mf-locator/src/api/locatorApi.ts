@@ -1,34 +1,26 @@
-import {
-  API,
-  AVS_API,
-  IMAGERY_API,
-  type AvsOptions,
-  type CoverageAnswer,
-  type GeoJsonAnswer,
-  type ImageUrlAnswer,
-  REQUEST_API,
-  REQUEST_HEADERS,
-  type MyReferencesAnswer,
-  type Orientation,
-  type ReverseAnswer,
-  type SearchAnswer,
-  type SearchFlags,
-} from '@portal/contracts';
+import { API, REQUEST_API, REQUEST_HEADERS, type MyReferencesAnswer } from '@portal/contracts';
 import { baseApi, type PortalError } from '@portal/web-kit';
 import type { SaviRequestForm } from '../savi/requestForm';
 
-export interface SearchArgs {
-  query: string;
-  searchOptions?: SearchFlags;
-  options?: AvsOptions;
-}
-
-export interface ReverseArgs {
-  lat: number;
-  lng: number;
-  searchOption?: string;
-  options?: AvsOptions;
-}
+// The address and imagery calls are the locator kit's (@portal/web-kit/locator), shared with every screen
+// that picks a location; re-exported here for the screens of this remote.
+export {
+  useGeocodeQuery,
+  useLazyGeocodeQuery,
+  useSearchQuery,
+  useLazySearchQuery,
+  useSearchPostalQuery,
+  useLazySearchPostalQuery,
+  useReverseQuery,
+  useLazyReverseQuery,
+  useGeojsonQuery,
+  useLazyGeojsonQuery,
+  useCoverageQuery,
+  useLazyCoverageQuery,
+  useLazyImageUrlQuery,
+  type SearchArgs,
+  type ReverseArgs,
+} from '@portal/web-kit/locator';
 
 export interface CreateRequestArgs {
   form: SaviRequestForm;
@@ -43,34 +35,9 @@ export interface CreateRequestAnswer {
   gripReference: string | null;
 }
 
-/**
- * The locator's calls: the address service (/api/avs/*), imagery coverage and URLs, the user's request
- * form references and request creation. Address-service and imagery calls are POST/GET queries, cached by
- * their arguments (a repeated autocomplete prefix or a re-selected result is not fetched again).
- */
+/** This remote's own calls: the user's request form references and request creation. */
 export const locatorApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    geocode: build.query<SearchAnswer, { address: string; options?: AvsOptions }>({
-      query: (body) => ({ url: AVS_API.geocode, method: 'POST', body }),
-    }),
-    search: build.query<SearchAnswer, SearchArgs>({
-      query: (body) => ({ url: AVS_API.search, method: 'POST', body }),
-    }),
-    searchPostal: build.query<SearchAnswer, { query: string; options?: AvsOptions }>({
-      query: (body) => ({ url: AVS_API.searchPostal, method: 'POST', body }),
-    }),
-    reverse: build.query<ReverseAnswer, ReverseArgs>({
-      query: (body) => ({ url: AVS_API.reverse, method: 'POST', body }),
-    }),
-    geojson: build.query<GeoJsonAnswer, { id: string; type: string; options?: AvsOptions }>({
-      query: (body) => ({ url: AVS_API.geojson, method: 'POST', body }),
-    }),
-    coverage: build.query<CoverageAnswer, { lat: number; lng: number }>({
-      query: (params) => ({ url: IMAGERY_API.coverage, params }),
-    }),
-    imageUrl: build.query<ImageUrlAnswer, { lat: number; lng: number; orientation: Orientation }>({
-      query: (params) => ({ url: IMAGERY_API.imageUrl, params }),
-    }),
     myReferences: build.query<MyReferencesAnswer, void>({
       query: () => API.myReferences,
     }),
@@ -97,20 +64,4 @@ export const locatorApi = baseApi.injectEndpoints({
   }),
 });
 
-export const {
-  useGeocodeQuery,
-  useLazyGeocodeQuery,
-  useSearchQuery,
-  useLazySearchQuery,
-  useSearchPostalQuery,
-  useLazySearchPostalQuery,
-  useReverseQuery,
-  useLazyReverseQuery,
-  useGeojsonQuery,
-  useLazyGeojsonQuery,
-  useCoverageQuery,
-  useLazyCoverageQuery,
-  useLazyImageUrlQuery,
-  useMyReferencesQuery,
-  useCreateRequestMutation,
-} = locatorApi;
+export const { useMyReferencesQuery, useCreateRequestMutation } = locatorApi;

@@ -3,11 +3,14 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import type { ValidationResult } from '@portal/contracts';
 import { MapView } from '@portal/web-kit';
-import { useGeojsonQuery } from '../api/locatorApi';
-import { GeometryLayer } from '../search/map/GeometryLayer';
-import { MainMarker } from '../search/map/MainMarker';
-import { MapFocus } from '../search/map/MapFocus';
-import { PARCEL_STYLE, ZOOM } from '../search/map/styles';
+import {
+  GeometryLayer,
+  MainMarker,
+  MapFocus,
+  PARCEL_STYLE,
+  ZOOM,
+  useGeojsonQuery,
+} from '@portal/web-kit/locator';
 
 const ignoreMove = () => undefined;
 

@@ -16,7 +16,7 @@ import {
   usePlaceDetails,
   type PlaceDetails,
   type SelectedPlace,
-} from '../search';
+} from '@portal/web-kit/locator';
 import { LOCATE_TEXT } from './texts';
 
 /**

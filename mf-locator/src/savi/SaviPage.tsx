@@ -22,7 +22,7 @@ import {
   useAlerts,
   useLocatorSearch,
   usePlaceDetails,
-} from '../search';
+} from '@portal/web-kit/locator';
 import { ImageryViewer } from './ImageryViewer';
 import { imageryAvailable } from './pictureView';
 import { formReferences } from './references';

@@ -7,7 +7,7 @@ import type {
   RequestSelected,
   SearchResultItem,
 } from '@portal/contracts';
-import type { SearchOptionId } from '../search';
+import type { SearchOptionId } from '@portal/web-kit/locator';
 import { CANT_LOCATE, REQUEST_TYPE, type RequestSubType } from './texts';
 
 /** The request form as PUT /api/v1.0/request/ takes it (libs/contracts/src/requests.ts, spec 01 §3). */

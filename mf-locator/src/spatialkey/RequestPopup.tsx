@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { RequestMapPoint } from '@portal/contracts';
-import { POPUP_SIZE } from '../search';
+import { POPUP_SIZE } from '@portal/web-kit/locator';
 import { formatCreated } from './filters';
 import { SPATIALKEY_TEXT } from './texts';
 

@@ -22,7 +22,7 @@ import {
   type RequestType,
 } from '@portal/contracts';
 import { MapView } from '@portal/web-kit';
-import { MapPopup } from '../search';
+import { MapPopup } from '@portal/web-kit/locator';
 import { useRequestMapQuery } from './api';
 import { filtersProblem, mapParams, NO_FILTERS, type Box as MapBox, type RequestFilters } from './filters';
 import { RequestPopup } from './RequestPopup';

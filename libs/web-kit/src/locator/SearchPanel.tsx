@@ -13,7 +13,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { SearchResultItem } from '@portal/contracts';
-import { useSearchQuery, useSearchPostalQuery } from '../api/locatorApi';
+import { useSearchQuery, useSearchPostalQuery } from './locatorSearchApi';
 import {
   AUTOCOMPLETE_DEBOUNCE_MS,
   AUTOCOMPLETE_MIN_CHARS,

@@ -1,5 +1,9 @@
 /**
- * The locator's search components, shared by /savi and /locate (mf-locator/README.md "Search components").
+ * The locator kit (`@portal/web-kit/locator`): the address search, its state and calls, and the map with
+ * the main marker, shared by every screen that picks a location (mf-locator's /savi, /avs, /locate and
+ * mf-iris's /iris). A subpath of its own, like the grid: it brings OpenLayers and the search's MUI parts,
+ * which stay off the pages that have no map (the login page). What it needs of the one store, api, session
+ * and map context it imports through '@portal/web-kit' (the shared singleton), never by relative path.
  */
 export { parseGps, formatGps } from './gps';
 export {
@@ -36,3 +40,22 @@ export { MarkerPopup, type MarkerPopupProps } from './map/MarkerPopup';
 export { MapFocus, type MapFocusProps } from './map/MapFocus';
 export { PARCEL_STYLE, AREA_STYLE, MAIN_MARKER_STYLE, ZOOM } from './map/styles';
 export { SEARCH_TEXT, POPUP_TEXT } from './texts';
+export {
+  locatorSearchApi,
+  useGeocodeQuery,
+  useLazyGeocodeQuery,
+  useSearchQuery,
+  useLazySearchQuery,
+  useSearchPostalQuery,
+  useLazySearchPostalQuery,
+  useReverseQuery,
+  useLazyReverseQuery,
+  useGeojsonQuery,
+  useLazyGeojsonQuery,
+  useCoverageQuery,
+  useLazyCoverageQuery,
+  useImageUrlQuery,
+  useLazyImageUrlQuery,
+  type SearchArgs,
+  type ReverseArgs,
+} from './locatorSearchApi';

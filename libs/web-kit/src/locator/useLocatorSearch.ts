@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useReducer } from 'react';
 import type { AvsOptions, SearchAnswer, SearchResultItem } from '@portal/contracts';
 import { useCurrentUser } from '@portal/web-kit';
-import { useLazyGeocodeQuery, useLazySearchPostalQuery, useLazySearchQuery } from '../api/locatorApi';
+import { useLazyGeocodeQuery, useLazySearchPostalQuery, useLazySearchQuery } from './locatorSearchApi';
 import { parseGps } from './gps';
 import { keyAction, SEARCH_OPTIONS, withCountry, type SearchOptionId } from './searchOptions';
 import { initialSearchState, searchReducer, type SearchState } from './searchState';

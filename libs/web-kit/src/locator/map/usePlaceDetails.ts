@@ -1,5 +1,5 @@
 import type { NamedGeometry, ReverseAnswer } from '@portal/contracts';
-import { useGeojsonQuery, useReverseQuery } from '../../api/locatorApi';
+import { useGeojsonQuery, useReverseQuery } from '../locatorSearchApi';
 import type { SearchOptionId } from '../searchOptions';
 import type { SelectedPlace } from '../searchState';
 import { useAvsOptions } from '../useLocatorSearch';
