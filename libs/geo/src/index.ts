@@ -30,3 +30,4 @@ export {
 } from './generator/generate';
 export { GENERATOR_SOURCE, type GeneratedCounts } from './generator/batch';
 export { PARCEL_TYPE, DATA_QUALITY, ADDRESS_QUALITY, POI_TYPE } from './generator/codes';
+export * from './risk';
