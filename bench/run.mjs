@@ -23,7 +23,7 @@ import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
 import { measureRealtimeLatency, writeRealtimeLatencyResults } from './realtime-latency.mjs';
 import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
 
-await exitOnPrepareError(() => prepare({ browser: true }));
+await exitOnPrepareError(() => prepare());
 const ports = await freePortsForAll();
 // Benchmarks log in many times from one address: the limits would measure themselves instead.
 const table = portalProcesses({
@@ -34,6 +34,7 @@ const table = portalProcesses({
     AUTH_ATTEMPTS_PER_EMAIL: '100000',
     LOG_LEVEL: 'warn',
     REQUEST_QUEUE_PREFIX: 'bench',
+    IRIS_QUEUE_PREFIX: 'bench',
   },
 });
 const running = table.map((spec) =>

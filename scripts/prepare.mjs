@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Gets a machine ready to build, run and test the portal, doing only what is missing: npm dependencies,
-// PostgreSQL with PostGIS, Redis, Chromium (for browser tests), the session key pair, the build, and the
+// PostgreSQL with PostGIS, Redis, Chromium (the PDF worker, browser tests), the session key pair, the build, and the
 // migrated and seeded database. On Debian as root it starts or installs what it needs; anywhere else it
 // stops with the exact thing to install or start.
 //
-//   node scripts/prepare.mjs [--browser] [--test-remote]   everything (+ Chromium, + the e2e test remote)
+//   node scripts/prepare.mjs [--test-remote]   everything (+ the e2e test remote)
 //   node scripts/prepare.mjs --only-migrate | --only-seed   just the database step (npm run db:migrate|db:seed)
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -269,7 +269,7 @@ async function ensureChromium(aptInstall) {
     ...(existsSync(DEJAVU_FONT) ? [] : ['fonts-dejavu-core']),
   ];
   if (missing.length === 0) return say(`Chromium: ${CHROMIUM} with DejaVu fonts`);
-  await aptInstall(missing, 'Chromium and its fonts are needed for the browser tests');
+  await aptInstall(missing, 'Chromium and its fonts are needed for the PDF worker and the browser tests');
   if (!existsSync(CHROMIUM))
     throw new PrepareError(`${CHROMIUM} is still missing after installing chromium.`);
 }
@@ -336,16 +336,17 @@ async function seedGeodata() {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * Everything `npm start` needs; `browser` adds Chromium (browser tests, benchmarks) and `testRemote` the
+ * Everything `npm start` needs (Chromium included: the PDF worker renders with it); `testRemote` adds the
  * e2e test remote's build.
  */
-export async function prepare({ browser = false, testRemote = false } = {}) {
+export async function prepare({ testRemote = false } = {}) {
   const started = Date.now();
   const aptInstall = createApt();
   await ensureNpmDependencies();
   await ensurePostgres(aptInstall);
   await ensureRedis(aptInstall);
-  if (browser) await ensureChromium(aptInstall);
+  // Chromium renders the PDFs (the iris worker) as well as running the browser tests: always needed.
+  await ensureChromium(aptInstall);
   await build({ testRemote });
   ensureJwtKeys();
   await runDatabaseCommand('migrate-and-seed');
@@ -373,7 +374,7 @@ export async function exitOnPrepareError(work) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const FLAGS = ['--browser', '--test-remote', '--only-migrate', '--only-seed'];
+  const FLAGS = ['--test-remote', '--only-migrate', '--only-seed'];
   const args = process.argv.slice(2);
   const unknown = args.filter((arg) => !FLAGS.includes(arg));
   if (unknown.length > 0) {
@@ -385,6 +386,6 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   await exitOnPrepareError(() => {
     if (args.includes('--only-migrate')) return prepareDatabase('migrate');
     if (args.includes('--only-seed')) return prepareDatabase('seed');
-    return prepare({ browser: args.includes('--browser'), testRemote: args.includes('--test-remote') });
+    return prepare({ testRemote: args.includes('--test-remote') });
   });
 }

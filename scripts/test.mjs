@@ -88,7 +88,7 @@ const STEPS = [
 ].filter((step) => !only || step.group === only);
 
 const wantsBrowser = STEPS.some((step) => step.group === 'e2e');
-await exitOnPrepareError(() => prepare({ browser: wantsBrowser, testRemote: wantsBrowser }));
+await exitOnPrepareError(() => prepare({ testRemote: wantsBrowser }));
 
 // Colours survive the pipe that lets this script read the summaries, when a person is watching.
 const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};

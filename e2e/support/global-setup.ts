@@ -39,7 +39,7 @@ export default async function globalSetup(): Promise<void> {
   const missing = BUILT.filter((file) => !existsSync(join(ROOT, file)));
   if (missing.length > 0) {
     throw new Error(
-      `Not built: ${missing.join(', ')}. Run \`npm test\` (or \`node scripts/prepare.mjs --browser --test-remote\`) first.`,
+      `Not built: ${missing.join(', ')}. Run \`npm test\` (or \`node scripts/prepare.mjs --test-remote\`) first.`,
     );
   }
   removeEarlierRuns();
@@ -66,6 +66,7 @@ export default async function globalSetup(): Promise<void> {
       AUTH_ATTEMPTS_PER_IP: '100000',
       AUTH_ATTEMPTS_PER_EMAIL: '100000',
       REQUEST_QUEUE_PREFIX: `e2e-${ports.gateway}`,
+      IRIS_QUEUE_PREFIX: `e2e-${ports.gateway}`,
     },
   });
   const running = table.map((spec) =>

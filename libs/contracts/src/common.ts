@@ -29,3 +29,8 @@ export const HealthAnswer = Type.Object({
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type HealthAnswer = Static<typeof HealthAnswer>;
+
+/** A schema of one of `values` (typed as their union, which Type.Union over a mapped list loses). */
+export function literalUnion<T extends string | number>(values: readonly T[]) {
+  return Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value))));
+}

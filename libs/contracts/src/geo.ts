@@ -1,3 +1,4 @@
+import { literalUnion } from './common';
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
@@ -45,10 +46,6 @@ export const MAX_QUERY_LENGTH = 200;
  * A union of string literals typed as that union (a literal per value; mapping over the array alone would
  * lose the tuple and type the schema's values as never).
  */
-function literalUnion<T extends string>(values: readonly T[]) {
-  return Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value))));
-}
-
 /** What a result or a feature is: the table its id belongs to. */
 export const FEATURE_TYPES = [
   'address',

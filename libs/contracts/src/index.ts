@@ -8,3 +8,4 @@ export * from './geo';
 export * from './validation';
 export * from './requests';
 export * from './requestAdmin';
+export * from './iris';

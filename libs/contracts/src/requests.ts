@@ -1,3 +1,4 @@
+import { literalUnion } from './common';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /**
@@ -95,10 +96,6 @@ export const REQUEST_MODES = [
 export type RequestMode = (typeof REQUEST_MODES)[number];
 
 /** A union of string literals typed as that union. */
-function literalUnion<T extends string>(values: readonly T[]) {
-  return Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value))));
-}
-
 /**
  * A schema or null, null tried first: the services' AJV coerces types, and tried after a string schema
  * null would become ''.

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { DataSource } from 'typeorm';
 import { ROLE, type ServiceIdentifier } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
-import { unauthorized } from '@portal/server-kit';
+import { unauthorized } from './errors';
+import type {} from './auth';
 
-/** The user making the call as the database has it now, with what the request form depends on. */
+/**
+ * The user making the call as the database has it now (services/requests, services/iris): roles, group and
+ * the services the user may use, read on every call so a removed role or service counts at once.
+ */
 export interface Caller {
   id: string;
   name: string;
@@ -59,7 +62,10 @@ interface CallerRow {
  * at once, a removed staff role or a changed group counts from the next call, not from the next login.
  * The group's references and the user's services come in the same statement.
  */
-export function callerHooks(app: FastifyInstance, ds: DataSource): onRequestAsyncHookHandler[] {
+export function callerHooks(
+  app: FastifyInstance,
+  ds: { query(sql: string, params?: unknown[]): Promise<unknown> },
+): onRequestAsyncHookHandler[] {
   app.decorateRequest('caller', null as unknown as Caller);
   return [
     app.requireRoles(ROLE.authenticated),

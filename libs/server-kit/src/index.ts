@@ -9,3 +9,5 @@ export * from './health';
 export * from './app';
 export * from './server';
 export * from './storage';
+export * from './caller';
+export * from './worker-endpoints';

@@ -12,7 +12,7 @@ import {
   type ServiceIdentifier,
 } from '@portal/contracts';
 import { badRequest, forbidden } from '@portal/server-kit';
-import type { Caller } from './caller';
+import type { Caller } from '@portal/server-kit';
 
 /**
  * South Africa's mainland and coast with some sea around it (the locator's fallback box when no outline is

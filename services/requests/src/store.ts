@@ -7,7 +7,7 @@ import type {
   RequestType,
 } from '@portal/contracts';
 import { conflict } from '@portal/server-kit';
-import type { Caller } from './caller';
+import type { Caller } from '@portal/server-kit';
 import type { NewRequest } from './form';
 
 /** What a creation answers and announces. */

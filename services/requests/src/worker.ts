@@ -1,8 +1,7 @@
 import 'reflect-metadata';
-import { createServer } from 'node:http';
 import { Worker } from 'bullmq';
 import closeWithGrace from 'close-with-grace';
-import { createRedis, createStorage } from '@portal/server-kit';
+import { createRedis, createStorage, prometheusText, startWorkerEndpoints } from '@portal/server-kit';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
 import { CONSOLE_QUEUE, bullConnection } from './jobs/consoleJobs';
@@ -47,36 +46,18 @@ async function main() {
     );
   });
 
-  const server = createServer(async (request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
-    if (path === '/health')
-      return response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-    if (path === '/ready') {
-      try {
-        await Promise.all([ds.query('SELECT 1'), redis.ping()]);
-        return response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}');
-      } catch {
-        return response.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"not ready"}');
-      }
-    }
-    if (path === '/metrics') {
-      const body = [
-        '# TYPE console_jobs_completed_total counter',
-        `console_jobs_completed_total ${counts.completed}`,
-        '# TYPE console_jobs_failed_total counter',
-        `console_jobs_failed_total ${counts.failed}`,
-        '# TYPE console_jobs_seconds_total counter',
-        `console_jobs_seconds_total ${counts.seconds.toFixed(3)}`,
-        '',
-      ].join('\n');
-      return response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(body);
-    }
-    response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found."}');
+  const server = startWorkerEndpoints({
+    name: 'requests-worker',
+    host: config.host,
+    port: config.port,
+    ready: () => Promise.all([ds.query('SELECT 1'), redis.ping()]),
+    metrics: () =>
+      prometheusText([
+        ['console_jobs_completed_total', 'counter', counts.completed],
+        ['console_jobs_failed_total', 'counter', counts.failed],
+        ['console_jobs_seconds_total', 'counter', Number(counts.seconds.toFixed(3))],
+      ]),
   });
-  server.listen(config.port, config.host);
-  process.stdout.write(
-    `${JSON.stringify({ level: 'info', msg: `requests-worker listening on ${config.host}:${config.port}` })}\n`,
-  );
 
   // SIGTERM: running jobs finish (worker.close waits for them), then the connections close.
   closeWithGrace({ delay: 60_000 }, async () => {

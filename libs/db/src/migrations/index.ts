@@ -6,6 +6,8 @@ import { UserPages1764100000000 } from './1764100000000-UserPages';
 import { GroupListRevision1764200000000 } from './1764200000000-GroupListRevision';
 import { RequestQueue1764300000000 } from './1764300000000-RequestQueue';
 import { ConsoleJobs1764310000000 } from './1764310000000-ConsoleJobs';
+import { RiskLayers1764400000000 } from './1764400000000-RiskLayers';
+import { IrisReports1764410000000 } from './1764410000000-IrisReports';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   GroupListRevision1764200000000,
   RequestQueue1764300000000,
   ConsoleJobs1764310000000,
+  RiskLayers1764400000000,
+  IrisReports1764410000000,
 ];

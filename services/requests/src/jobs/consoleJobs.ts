@@ -1,4 +1,5 @@
-import { Queue, type ConnectionOptions } from 'bullmq';
+import { Queue } from 'bullmq';
+import { bullConnection } from '@portal/server-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { REQUEST_ADMIN_API, type ConsoleJob } from '@portal/contracts';
@@ -64,17 +65,8 @@ export async function readConsoleJob(ds: DataSource, id: string): Promise<Consol
   return row ?? null;
 }
 
-/** BullMQ wants its own connections (blocking commands; no retry limit per command). */
-export const bullConnection = (redisUrl: string): ConnectionOptions => {
-  const url = new URL(redisUrl);
-  return {
-    host: url.hostname,
-    port: Number(url.port || 6379),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
-    maxRetriesPerRequest: null,
-  };
-};
+/** BullMQ's connection options (server-kit; re-exported for the worker and the tests). */
+export { bullConnection };
 
 export function createConsoleQueue(redisUrl: string, prefix: string): Queue {
   return new Queue(CONSOLE_QUEUE, { connection: bullConnection(redisUrl), prefix });

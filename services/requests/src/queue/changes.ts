@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { RequestRow } from '@portal/contracts';
 import { HttpError, badRequest, notFound } from '@portal/server-kit';
-import type { Caller } from '../caller';
+import type { Caller } from '@portal/server-kit';
 import { REQUEST_ROW_COLUMNS, toRequestRow, type RequestDbRow } from './rows';
 
 /**

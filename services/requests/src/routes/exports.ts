@@ -17,7 +17,7 @@ import {
   type Storage,
   type TypedFastify,
 } from '@portal/server-kit';
-import { callerHooks } from '../caller';
+import { callerHooks } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { enqueueConsoleJob, readConsoleJob, toConsoleJob } from '../jobs/consoleJobs';
 import { checkId } from '../queue/changes';

@@ -53,7 +53,7 @@ import {
   transitionAllowed,
 } from '@portal/domain';
 import { badRequest, forbidden, notFound, type TypedFastify } from '@portal/server-kit';
-import { callerHooks, isStaff, type Caller } from '../caller';
+import { callerHooks, isStaff, type Caller } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { publishRequestUpdated } from '../events';
 import { RequestConflict, changeRequest, changeRequests, checkId, type HistoryLine } from '../queue/changes';

@@ -16,7 +16,7 @@ import {
   type RequestType,
 } from '@portal/contracts';
 import { badRequest, forbidden, notFound, type TypedFastify } from '@portal/server-kit';
-import { callerHooks, isStaff } from '../caller';
+import { callerHooks, isStaff } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { publishRequestCreated } from '../events';
 import { FORM_TEXT, readRequestForm } from '../form';

@@ -1,0 +1,3 @@
+export * from './jobs';
+export * from './browser';
+export * from './worker';
