@@ -1,0 +1,118 @@
+import {
+  IRIS_API,
+  REQUEST_API,
+  REQUEST_HEADERS,
+  type AerialViewId,
+  type CanGenerateAnswer,
+  type GenerateAnswer,
+  type HighResBody,
+  type HighResStatus,
+  type IrisCreateAnswer,
+  type IrisSettings,
+  type ReadyAnswer,
+  type RequestForm,
+} from '@portal/contracts';
+import { baseApi, type PortalError } from '@portal/web-kit';
+
+export interface CreateIrisRequestArgs {
+  form: RequestForm;
+  /** One per ordered location: a retried order is written once (Idempotency-Key). */
+  idempotencyKey: string;
+}
+
+/** What PUT /api/v1.0/request/ answered: 'created', with the new request's path and GRiP reference. */
+export interface CreateIrisRequestAnswer {
+  reply: string;
+  location: string | null;
+  gripReference: string | null;
+}
+
+/**
+ * The IRiS screen's calls (spec 03 §7 "Requests and IRiS"): the request, the report, the imagery step and
+ * the PDF flow. The flow's GETs are asked afresh each time (lazy queries, nothing kept).
+ */
+export const irisApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    irisSettings: build.query<IrisSettings, void>({
+      query: () => IRIS_API.settings,
+    }),
+    createIrisRequest: build.mutation<CreateIrisRequestAnswer, CreateIrisRequestArgs>({
+      async queryFn({ form, idempotencyKey }, _api, _extra, baseQuery) {
+        const result = await baseQuery({
+          url: REQUEST_API.create,
+          method: 'PUT',
+          body: form,
+          headers: { [REQUEST_HEADERS.idempotencyKey]: idempotencyKey },
+        });
+        if (result.error) return { error: result.error as PortalError };
+        const headers = (result.meta as { response?: Response } | undefined)?.response?.headers;
+        return {
+          data: {
+            reply: typeof result.data === 'string' ? result.data : JSON.stringify(result.data),
+            location: headers?.get(REQUEST_HEADERS.location) ?? null,
+            gripReference: headers?.get(REQUEST_HEADERS.gripReference) ?? null,
+          },
+        };
+      },
+      invalidatesTags: ['Request'],
+    }),
+    createIrisReport: build.mutation<IrisCreateAnswer, string>({
+      query: (requestId) => ({ url: IRIS_API.create, method: 'PUT', body: { requestId } }),
+    }),
+    canGenerate: build.query<CanGenerateAnswer, string>({
+      query: (reportId) => IRIS_API.canGenerate(reportId),
+      keepUnusedDataFor: 0,
+    }),
+    generatePdf: build.query<GenerateAnswer, { reportId: string; requestId: string }>({
+      query: ({ reportId, requestId }) => IRIS_API.generate(reportId, requestId),
+      keepUnusedDataFor: 0,
+    }),
+    pdfReady: build.query<ReadyAnswer, string>({
+      query: (reportId) => IRIS_API.ready(reportId),
+      keepUnusedDataFor: 0,
+    }),
+    regeneratePdf: build.mutation<GenerateAnswer, string>({
+      query: (reportId) => ({ url: IRIS_API.regenerate(reportId), method: 'GET' }),
+    }),
+    cancelPdf: build.mutation<ReadyAnswer, string>({
+      query: (reportId) => ({ url: IRIS_API.cancel(reportId), method: 'GET' }),
+    }),
+    cleanImagery: build.mutation<{ success: boolean }, string>({
+      query: (reportId) => ({ url: IRIS_API.clean(reportId), method: 'GET' }),
+    }),
+    postHighRes: build.mutation<
+      { success: boolean },
+      { reportId: string; status: HighResStatus; body: HighResBody }
+    >({
+      query: ({ reportId, status, body }) => ({
+        url: IRIS_API.highres(reportId, status),
+        method: 'POST',
+        body,
+      }),
+    }),
+    postAerial: build.mutation<{ success: boolean }, { reportId: string; viewId: AerialViewId; image: Blob }>(
+      {
+        query: ({ reportId, viewId, image }) => ({
+          url: IRIS_API.aerial(reportId, viewId),
+          method: 'POST',
+          body: image,
+          headers: { 'content-type': image.type === 'image/png' ? 'image/png' : 'image/jpeg' },
+        }),
+      },
+    ),
+  }),
+});
+
+export const {
+  useIrisSettingsQuery,
+  useCreateIrisRequestMutation,
+  useCreateIrisReportMutation,
+  useLazyCanGenerateQuery,
+  useLazyGeneratePdfQuery,
+  useLazyPdfReadyQuery,
+  useRegeneratePdfMutation,
+  useCancelPdfMutation,
+  useCleanImageryMutation,
+  usePostHighResMutation,
+  usePostAerialMutation,
+} = irisApi;

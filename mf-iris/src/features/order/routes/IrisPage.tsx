@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useRef } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { REQUEST_MODES, type RequestForm } from '@portal/contracts';
+import { useAppDispatch, useAppSelector } from '@portal/web-kit';
+import {
+  AlertDialog,
+  formatGps,
+  LocatorMap,
+  SearchLayout,
+  SearchPanel,
+  useAlerts,
+  useLocatorSearch,
+  usePlaceDetails,
+} from '@portal/web-kit/locator';
+import { irisApi } from '../../../api/irisApi';
+import { TEXT } from '../../../texts';
+import { ReportView } from '../../report/components/ReportView';
+import { reportClosed, selectOpenReport } from '../../report/state/reportSlice';
+import { useOrderReport } from '../useOrderReport';
+
+const asMode = (option: string | null): RequestForm['mode'] =>
+  option && (REQUEST_MODES as readonly string[]).includes(option) ? (option as RequestForm['mode']) : null;
+
+/**
+ * /iris (spec 03 "IRiS request and report screen"): the locator's search and map to pick the property,
+ * 'Order risk report', then the report with its imagery step and PDF. Closing the report — or leaving the
+ * page with it open — deletes the server's images (imagery/clean) and clears the report's data from the
+ * store (spec 03 §4 step 6).
+ */
+export function IrisPage() {
+  const dispatch = useAppDispatch();
+  const report = useAppSelector(selectOpenReport);
+  const alerts = useAlerts();
+  const search = useLocatorSearch(alerts.alert);
+  const selected = search.state.selected;
+  const details = usePlaceDetails(selected, search.state.option);
+  const pointKey = selected ? `${selected.point.lat},${selected.point.lng}` : null;
+  const { order, ordering, error, clearError } = useOrderReport(pointKey);
+
+  const close = useCallback(
+    (reportId: string) => {
+      void dispatch(irisApi.endpoints.cleanImagery.initiate(reportId));
+      dispatch(reportClosed());
+    },
+    [dispatch],
+  );
+  // Leaving the page with a report open closes it too. (A ref: StrictMode's trial unmount happens before
+  // any report is open, so it closes nothing.)
+  const openReport = useRef(report);
+  openReport.current = report;
+  useEffect(
+    () => () => {
+      if (openReport.current) close(openReport.current._id);
+    },
+    [close],
+  );
+  useEffect(clearError, [pointKey, clearError]);
+
+  if (report) {
+    return (
+      <Box sx={{ p: { xs: 1, md: 3 }, maxWidth: 1200, mx: 'auto' }}>
+        <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+          {TEXT.title}
+        </Typography>
+        <ReportView report={report} onClose={() => close(report._id)} />
+      </Box>
+    );
+  }
+
+  const address = details.reverse?.address?.formatted_address ?? selected?.item?.formatted_address ?? null;
+  return (
+    <SearchLayout
+      title={TEXT.title}
+      panel={
+        <>
+          {!selected && (
+            <Typography variant="body2" color="text.secondary">
+              {TEXT.intro}
+            </Typography>
+          )}
+          <SearchPanel search={search} />
+          {selected && (
+            <Stack spacing={1} component="section" aria-label={TEXT.chosen}>
+              <Typography variant="subtitle2" component="h2">
+                {TEXT.chosen}
+              </Typography>
+              {address && <Typography data-testid="iris-address">{address}</Typography>}
+              <Typography variant="body2" color="text.secondary">
+                {formatGps(selected.point)}
+              </Typography>
+              <Button
+                variant="contained"
+                disabled={ordering}
+                onClick={() =>
+                  void order({
+                    point: selected.point,
+                    mode: asMode(search.state.option),
+                    searchedFor: search.state.searchedFor || search.state.query,
+                    address,
+                    item: selected.item,
+                  })
+                }
+              >
+                {ordering ? TEXT.ordering : TEXT.order}
+              </Button>
+              {error && (
+                <Alert severity="error" role="alert">
+                  {error}
+                </Alert>
+              )}
+            </Stack>
+          )}
+        </>
+      }
+    >
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <LocatorMap search={search} details={details} />
+      </Box>
+      <AlertDialog message={alerts.current} onClose={alerts.dismiss} />
+    </SearchLayout>
+  );
+}

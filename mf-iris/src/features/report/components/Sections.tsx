@@ -1,0 +1,174 @@
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { crimeSeriesSvg, elevationProfileSvg } from '@portal/charts';
+import type {
+  CrimeData,
+  ElevationData,
+  FireServicesData,
+  SoilData,
+  WaterBody,
+  WaterBodyData,
+} from '@portal/contracts';
+import { TEXT } from '../../../texts';
+import { formatDistance, formatMetres } from '../format';
+import { RiskClassLabel } from './RiskClassLabel';
+import { Section } from './Section';
+import { SvgChart } from './SvgChart';
+
+export function ElevationSection({ data }: { data: ElevationData }) {
+  return (
+    <Section title={TEXT.elevation} source={data.source} unavailable={data.unavailable}>
+      <Typography>
+        {TEXT.elevationOfPoint}: <strong>{formatMetres(data.ele, TEXT.notKnown)}</strong>
+      </Typography>
+      <SvgChart
+        label={TEXT.profileNs}
+        svg={elevationProfileSvg(data.elevation_ns, data.ele, {
+          title: TEXT.profileNs,
+          negativeLabel: 'S',
+          positiveLabel: 'N',
+        })}
+      />
+      <SvgChart
+        label={TEXT.profileEw}
+        svg={elevationProfileSvg(data.elevation_ew, data.ele, {
+          title: TEXT.profileEw,
+          negativeLabel: 'W',
+          positiveLabel: 'E',
+        })}
+      />
+    </Section>
+  );
+}
+
+export function CrimeSection({ data }: { data: CrimeData }) {
+  const series = [
+    [TEXT.burglaryBusiness, data.burglaryBusiness],
+    [TEXT.burglaryResidential, data.burglaryResidential],
+    [TEXT.maliciousDamage, data.maliciousDamage],
+  ] as const;
+  return (
+    <Section title={TEXT.crime} source={data.source} unavailable={data.unavailable}>
+      <Typography data-testid="precinct">
+        {TEXT.precinct}: <strong>{data.precinctName ?? TEXT.notKnown}</strong>
+        {data.match &&
+          ` (${data.match === 'precinct' ? TEXT.matchPrecinct : TEXT.matchNearest}${
+            data.stationDistance !== null ? `, ${formatDistance(data.stationDistance)}` : ''
+          })`}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {data.unit}
+      </Typography>
+      {series.map(([title, points]) => (
+        <SvgChart key={title} label={title} svg={crimeSeriesSvg(points, { title, unit: data.unit })} />
+      ))}
+    </Section>
+  );
+}
+
+function WaterTable({ title, bodies }: { title: string; bodies: WaterBody[] }) {
+  return (
+    <Stack spacing={0.5}>
+      <Typography variant="subtitle2" component="h3">
+        {title}
+      </Typography>
+      {bodies.length === 0 ? (
+        <Typography variant="body2">{TEXT.noneInRange}</Typography>
+      ) : (
+        <Table size="small" aria-label={title}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{TEXT.name}</TableCell>
+              <TableCell align="right">{TEXT.distance}</TableCell>
+              <TableCell align="right">{TEXT.altitude}</TableCell>
+              <TableCell>{TEXT.altitudeClass}</TableCell>
+              <TableCell>{TEXT.distanceClass}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {bodies.map((body, index) => (
+              <TableRow key={`${body.name}-${index}`}>
+                <TableCell>{body.name}</TableCell>
+                <TableCell align="right">{formatDistance(body.distance)}</TableCell>
+                <TableCell align="right">{formatMetres(body.altitude, TEXT.notKnown)}</TableCell>
+                <TableCell>
+                  <RiskClassLabel value={body.altitudeClass} text={body.altitudeClass ?? TEXT.notKnown} />
+                </TableCell>
+                <TableCell>
+                  <RiskClassLabel value={body.distanceClass} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+export function WaterSection({ data }: { data: WaterBodyData }) {
+  return (
+    <Section title={TEXT.water} source={data.source}>
+      <Typography>
+        {TEXT.waterRange(formatDistance(data.range))}. {TEXT.overall}:{' '}
+        <RiskClassLabel value={data.overallClass} text={data.overallClass ?? TEXT.noneInRange} />
+      </Typography>
+      <WaterTable title={TEXT.lakes} bodies={data.waterBodiesInRange} />
+      <WaterTable title={TEXT.rivers} bodies={data.riversInRange} />
+      <WaterTable title={TEXT.coast} bodies={data.coastInRange} />
+    </Section>
+  );
+}
+
+export function FireSection({ data }: { data: FireServicesData }) {
+  const station = data.closestFire;
+  return (
+    <Section title={TEXT.fire} source={data.source} unavailable={data.unavailable}>
+      <Typography data-testid="fire-station">
+        {station ? (
+          <>
+            {TEXT.closestStation}: <strong>{station.name}</strong>, {formatDistance(station.distance)}
+          </>
+        ) : (
+          TEXT.noStation
+        )}
+      </Typography>
+    </Section>
+  );
+}
+
+export function SoilSection({ data }: { data: SoilData }) {
+  const verdict =
+    data.dangerous === null ? (
+      <RiskClassLabel value={null} text={TEXT.soilUnknown} />
+    ) : data.dangerous ? (
+      <RiskClassLabel value="dangerous" text={TEXT.soilDangerous} />
+    ) : (
+      <RiskClassLabel value="safe" text={TEXT.soilNotDangerous} />
+    );
+  const score = (value: number | null) => (value === null ? TEXT.notKnown : String(value));
+  return (
+    <Section title={TEXT.soil} source={data.source} unavailable={data.unavailable}>
+      <Typography data-testid="soil-values">
+        {TEXT.s6}: <strong>{score(data.s6Value)}</strong> · {TEXT.s11}:{' '}
+        <strong>{score(data.s11Value)}</strong>
+      </Typography>
+      <Typography data-testid="soil-verdict">{verdict}</Typography>
+      {data.site && (
+        <Typography variant="body2">
+          {TEXT.soilSite}: {data.site.id}
+          {data.site.classification ? `, ${data.site.classification}` : ''}
+          {data.site.drainage ? `, ${data.site.drainage}` : ''} ({formatDistance(data.site.distance)})
+        </Typography>
+      )}
+      <Typography variant="body2" color="text.secondary">
+        {TEXT.method}: {data.method}
+      </Typography>
+    </Section>
+  );
+}

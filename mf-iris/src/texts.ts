@@ -1,0 +1,90 @@
+/** The remote's user-facing texts. Those of the spec verbatim (spec 03 §8). */
+export const IRIS_ERRORS = {
+  /** Spec 03 §8: failed IRiS report creation. */
+  processing: (email: string) =>
+    `An error has occurred while processing your request. Sorry for the inconvenience, please try again later. If the issue persists please contact our support team at ${email}.`,
+  /** Spec 03 §8: failed request registration. */
+  registration:
+    'An error occurred while registering your request. Please try again later and contact us if the issue persists.',
+} as const;
+
+export const TEXT = {
+  title: 'IRiS risk report',
+  intro: 'Find the property (address, GPS, farm, POI or a marker on the map), then order its risk report.',
+  order: 'Order risk report',
+  ordering: 'Ordering…',
+  chosen: 'Location',
+  close: 'Close report',
+  gripReference: 'GRiP reference',
+  address: 'Address',
+  coordinates: 'Coordinates',
+  computed: 'Computed',
+  source: 'Source',
+  noAddress: 'No address (a point on the map)',
+  // Sections
+  elevation: 'Elevation',
+  elevationOfPoint: 'Elevation of the property',
+  profileNs: 'North–south profile (±1000 m)',
+  profileEw: 'East–west profile (±1000 m)',
+  crime: 'Crime',
+  precinct: 'Police precinct',
+  matchPrecinct: 'the property lies in this precinct',
+  matchNearest: 'nearest station (no precinct boundaries here)',
+  burglaryBusiness: 'Burglary at non-residential premises',
+  burglaryResidential: 'Burglary at residential premises',
+  maliciousDamage: 'Malicious damage to property',
+  water: 'Water bodies',
+  waterRange: (metres: string) => `Water within ${metres} of the property`,
+  lakes: 'Lakes and dams',
+  rivers: 'Rivers',
+  coast: 'Coast',
+  noneInRange: 'None in range.',
+  overall: 'Overall',
+  name: 'Name',
+  distance: 'Distance',
+  altitude: 'Altitude',
+  altitudeClass: 'By altitude',
+  distanceClass: 'By distance',
+  fire: 'Fire services',
+  closestStation: 'Closest fire station',
+  noStation: 'No fire station found.',
+  soil: 'Soil',
+  s6: 's6 (clay / expansive soil)',
+  s11: 's11 (drainage)',
+  soilDangerous: 'Dangerous',
+  soilNotDangerous: 'Not dangerous',
+  soilUnknown: 'Not known',
+  soilSite: 'Soil profile used',
+  method: 'Method',
+  notKnown: 'not known',
+  // Aerial imagery
+  aerial: 'Aerial imagery',
+  aerialLoading: 'Loading the aerial views…',
+  aerialChoose: 'View for the PDF',
+  aerialSaved: 'This view goes into the PDF.',
+  aerialSaving: 'Saving the view…',
+  aerialFailed: 'The view could not be saved: the PDF will be made without it.',
+  aerialNone: 'No aerial imagery is available for this location: the PDF is made without it.',
+  aerialRegenerate: 'Regenerate the PDF to use the newly chosen view.',
+  // PDF
+  pdf: 'PDF report',
+  pdfPreparing: 'Preparing the report…',
+  pdfTimeout: 'The imagery took too long: the PDF is made without the aerial view.',
+  pdfGenerating: 'Starting the PDF…',
+  pdfWaiting: 'Making the PDF…',
+  pdfReady: 'The PDF is ready.',
+  pdfDownload: 'Download PDF',
+  pdfFailed: 'The PDF could not be made.',
+  pdfCancelled: 'PDF generation was cancelled.',
+  cancel: 'Cancel',
+  regenerate: 'Regenerate',
+} as const;
+
+/** The aerial views by name (the ortho and the four obliques). */
+export const VIEW_NAMES = {
+  o: 'Top-down (ortho)',
+  n: 'From the north',
+  e: 'From the east',
+  s: 'From the south',
+  w: 'From the west',
+} as const;
