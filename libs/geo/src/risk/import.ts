@@ -322,12 +322,11 @@ const LOADERS: Record<RiskLayer, { tables: string[]; load: Loader }> = {
   rivers: {
     tables: ['rivers'],
     load: (tx, path) =>
-      loadWater(
-        tx,
-        path(RISK_LAYER_SOURCES.rivers.file),
-        'rivers',
-        (p) => text(p.name_en) ?? text(p.name) ?? 'River',
-      ),
+      loadWater(tx, path(RISK_LAYER_SOURCES.rivers.file), 'rivers', (p) => {
+        const name = text(p.name_en) ?? text(p.name) ?? 'River';
+        // Natural Earth draws a river through its dams as a "Lake Centerline" of the same name.
+        return p.featurecla === 'Lake Centerline' ? `${name} (through its dams)` : name;
+      }),
   },
   lakes: {
     tables: ['lakes'],
