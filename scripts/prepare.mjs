@@ -333,6 +333,29 @@ async function seedGeodata() {
   if (code !== 0) throw new PrepareError('Generating the geodata failed (output above).');
 }
 
+/**
+ * The IRiS risk layers (libs/geo's risk importer: crime, elevation, water, fire stations, soil) from the
+ * team's shared data folder ($GEO_SHARED_DATA_DIR or ../shared/data) when schema risk has none loaded yet.
+ * Without the folder, one line says so and the reports say their data is not loaded.
+ */
+async function importRiskLayers() {
+  const dir = [process.env.GEO_SHARED_DATA_DIR, `${ROOT}/../shared/data`].find(
+    (candidate) => candidate && existsSync(`${candidate}/README.md`),
+  );
+  if (!dir) {
+    say(
+      'risk layers: no ../shared/data folder here, skipped (IRiS reports will say their data is not loaded)',
+    );
+    return;
+  }
+  const url = databaseUrl();
+  say(`risk layers: importing ${show(dir)} into ${redact(url)} if none is loaded`);
+  const { code } = await run(process.execPath, ['libs/geo/dist/import-cli.js', 'risk', dir, '--if-empty'], {
+    env: { DATABASE_URL: url },
+  });
+  if (code !== 0) throw new PrepareError('Importing the risk layers failed (output above).');
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 /**
@@ -351,6 +374,7 @@ export async function prepare({ testRemote = false } = {}) {
   ensureJwtKeys();
   await runDatabaseCommand('migrate-and-seed');
   await seedGeodata();
+  await importRiskLayers();
   say(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { DEFAULT_DATABASE_URL, redactUrl } from '@portal/db';
 import {
   COVERAGE_FIELDS,
@@ -26,6 +26,7 @@ import {
 } from './importers';
 import { type Queryable } from './load/upsert';
 import { importOsm } from './osm';
+import { importRiskLayers, RiskImportError, riskLayersEmpty } from './risk';
 
 /**
  * npm run geo:import -- <kind> <file> [options]: loads a real dataset into the geo schema and prints what
@@ -33,6 +34,7 @@ import { importOsm } from './osm';
  * summary), 1 when it could not (no file, no database, not the format), 2 for a usage mistake.
  */
 const USAGE = `Usage: npm run geo:import -- <kind> <file> [options]
+       npm run geo:import -- risk [dir] [--if-empty]
 
 Kinds:
   osm          OpenStreetMap extract (.osm.pbf): addresses, streets, POIs, places, farms, buildings
@@ -43,6 +45,8 @@ Kinds:
   postal       CSV: suburb, town (area), province, street code, box code, lat, lon
   pois         GeoJSON points (or areas): name, category, POI type
   shared-data  the team's reference data folder (default ../shared/data)
+  risk         the IRiS risk layers (crime, elevation, water, fire stations, soil) from the shared data
+               folder (default ../shared/data) into schema risk; each layer is replaced whole
 
 Options:
   --source NAME            the rows' source; re-importing under the same source updates them
@@ -58,6 +62,7 @@ Options:
   --progress MODE          auto (default: a bar on a terminal, lines in CI), bar, lines, none
   --no-link                do not link rows to parcels, parents and places after loading
   --json                   print the summary as JSON
+  --if-empty               risk: only when no risk layer is loaded yet (npm start's prepare)
   -h, --help               this text`;
 
 const FIELDS: Partial<Record<ImportKind, Record<string, unknown>>> = {
@@ -99,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
         progress: { type: 'string', default: 'auto' },
         'no-link': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        'if-empty': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -110,6 +116,18 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) {
     print(USAGE);
     return 0;
+  }
+
+  if (positionals[0] === 'risk') {
+    if (positionals.length > 2) {
+      console.error(`One folder at a time (extra: ${positionals.slice(2).join(' ')}).\n\n${USAGE}`);
+      return 2;
+    }
+    return importRisk(positionals[1], values.database, values['if-empty'], values.json);
+  }
+  if (values['if-empty']) {
+    console.error(`--if-empty applies to risk only.\n\n${USAGE}`);
+    return 2;
   }
 
   let run: (db: Queryable) => Promise<ImportSummary>;
@@ -221,6 +239,42 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await pool.end();
+  }
+}
+
+/** npm run geo:import -- risk [dir]: one connection, each layer in a transaction of its own. */
+async function importRisk(
+  dir: string | undefined,
+  database: string | undefined,
+  ifEmpty: boolean,
+  json: boolean,
+): Promise<number> {
+  const url = database || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const client = new Client({ connectionString: url });
+  try {
+    await client.connect();
+    const db: Queryable = { query: async (sql, params) => (await client.query(sql, params)).rows };
+    if (ifEmpty && !(await riskLayersEmpty(db))) {
+      print('risk: layers already loaded (or no risk schema), nothing to do');
+      return 0;
+    }
+    const summary = await importRiskLayers(db, dir, { log: json ? undefined : print });
+    print(
+      json
+        ? JSON.stringify(summary, null, 2)
+        : `risk: ${Object.keys(summary.loaded).length} layers from ${summary.dir} in ${summary.seconds} s` +
+            (summary.skipped.length ? ` (skipped, file missing: ${summary.skipped.join(', ')})` : ''),
+    );
+    return 0;
+  } catch (err) {
+    const { code, message } = err as { code?: string; message?: string };
+    if (err instanceof RiskImportError) console.error(`geo:import: ${message}`);
+    else if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '3D000' || code === '28P01') {
+      console.error(`geo:import: cannot use the database ${redactUrl(url)}: ${message || code}`);
+    } else console.error(`geo:import failed: ${message || String(err)}`);
+    return 1;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 
