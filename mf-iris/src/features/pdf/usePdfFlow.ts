@@ -64,7 +64,6 @@ export function usePdfFlow(reportId: string, requestId: string): PdfFlow {
       clearTimeout(timer);
     };
     // The phase and the attempt decide the next call; progress changes alone do not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.phase, state.attempt, reportId, requestId]);
 
   const cancel = useCallback(async () => {
