@@ -30,6 +30,12 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
         routes: ['/requests'],
         roles: ['authenticated'],
       },
+      {
+        name: 'iris',
+        entry: '/remotes/iris/mf-manifest.json',
+        routes: ['/iris'],
+        roles: ['authenticated'],
+      },
     ],
   });
 });
