@@ -14,9 +14,10 @@ const swcOptions = {
 
 module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
-  // ol, world-atlas-style packages ship ESM only; let SWC turn them into CommonJS for Jest.
+  // ol, world-atlas-style packages ship ESM only; let SWC turn them into CommonJS for Jest (Node itself
+  // requires them as they are). content-disposition 3 sits inside @fastify/static (the queue dashboard's).
   transformIgnorePatterns: [
-    '/node_modules/(?!(cookie|ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|osm-pbf-parser-node|topojson-client|geotiff)/)',
+    '/node_modules/(?!(?:@fastify/static/node_modules/)?(content-disposition|cookie|ol|color-space|color-rgba|color-parse|color-name|rbush|quickselect|earcut|pbf|osm-pbf-parser-node|topojson-client|geotiff)/)',
   ],
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
   moduleNameMapper: {

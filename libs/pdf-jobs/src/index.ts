@@ -1,3 +1,4 @@
 export * from './jobs';
 export * from './browser';
 export * from './worker';
+export * from './text';

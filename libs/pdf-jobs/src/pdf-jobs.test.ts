@@ -16,6 +16,7 @@ import {
   type PdfJobData,
   type PdfJobRow,
 } from './jobs';
+import { pdfText } from './text';
 import { renderPdfJob, startPdfWorker, type PdfRenderer } from './worker';
 
 // The PDF machinery on the real PostgreSQL, Redis and Debian's Chromium: jobs recorded once per version,
@@ -218,4 +219,23 @@ it('recycles the browser when its memory passes the limit', async () => {
   }
   expect(pool.launches).toBe(3);
   expect(pool.peakBrowserMb).toBeGreaterThan(1);
+});
+
+it('reads the text of a rendered PDF back (pdf.js)', async () => {
+  const pool = newPool();
+  const id = subject();
+  await db.dataSource.query(
+    `INSERT INTO pdf.jobs (id, kind, subject_id, version) VALUES ($1, 'test', $2, 3)`,
+    [pdfJobId('test', id, 3), id],
+  );
+  const row = await renderPdfJob(
+    { db: db.dataSource, storage, pool, renderers: renderers() },
+    pdfJobId('test', id, 3),
+    {
+      lastAttempt: true,
+    },
+  );
+  const pages = await pdfText((await storage.get(row!.file_key!))!.data);
+  // A long word may wrap across lines: compare without white space.
+  expect(pages.join('').replace(/\s+/g, '')).toContain(`Job${id}v3`);
 });

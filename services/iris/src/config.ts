@@ -16,6 +16,8 @@ export interface IrisConfig extends BaseConfig {
   /** Worker: a job's time limit (below the lock duration). */
   pdfJobTimeoutMs: number;
   pdfLockDurationMs: number;
+  /** Worker: how often it looks for jobs whose worker died (their lock expired). */
+  pdfStalledIntervalMs: number;
   /** Worker: jobs one browser serves before it is replaced, and its memory limit (MB). */
   browserMaxJobs: number;
   browserMaxMemoryMb: number;
@@ -34,6 +36,7 @@ export function loadIrisConfig(env: Record<string, string | undefined> = process
     pdfConcurrency: Math.max(1, intFromEnv(env, 'IRIS_PDF_CONCURRENCY', 2)),
     pdfJobTimeoutMs: Math.max(1000, intFromEnv(env, 'IRIS_PDF_TIMEOUT_MS', 20_000)),
     pdfLockDurationMs: Math.max(2000, intFromEnv(env, 'IRIS_PDF_LOCK_MS', 30_000)),
+    pdfStalledIntervalMs: Math.max(500, intFromEnv(env, 'IRIS_PDF_STALLED_MS', 15_000)),
     browserMaxJobs: Math.max(1, intFromEnv(env, 'IRIS_BROWSER_MAX_JOBS', 50)),
     browserMaxMemoryMb: Math.max(100, intFromEnv(env, 'IRIS_BROWSER_MAX_MEMORY_MB', 600)),
     chromiumPath: env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium',

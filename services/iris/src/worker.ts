@@ -38,6 +38,7 @@ async function main() {
     concurrency: config.pdfConcurrency,
     jobTimeoutMs: config.pdfJobTimeoutMs,
     lockDurationMs: config.pdfLockDurationMs,
+    stalledIntervalMs: config.pdfStalledIntervalMs,
     log,
   });
 

@@ -1,0 +1,421 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Worker } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import type { DataSource } from 'typeorm';
+import {
+  IRIS_API,
+  PORTAL_QUEUES,
+  QUEUE_DASHBOARD_PATH,
+  SESSION_COOKIE,
+  type CanGenerateAnswer,
+  type IrisCreateAnswer,
+  type ReadyAnswer,
+} from '@portal/contracts';
+import { rolesOf } from '@portal/domain';
+import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
+import { findSharedDataDir, importRiskLayers } from '@portal/geo';
+import { BrowserPool, pdfText, startPdfWorker } from '@portal/pdf-jobs';
+import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
+import { signTestSession } from '@portal/server-kit/testing';
+import { buildApp } from './app';
+import { loadIrisConfig, type IrisConfig } from './config';
+import { openDatabase } from './database';
+import { irisPdfRenderer } from './pdf/renderer';
+import { IRIS_PDF_KIND } from './reports';
+import { IRIS_TEXT } from './routes/iris';
+
+// The IRiS calls on a throwaway seeded database with the risk layers of ../shared/data, the real Redis
+// (a queue prefix of this run) and Debian's Chromium: the report, the imagery step, the polled PDF flow of
+// spec 03 §4 with a worker, the download and the request's link, roles and bad input, cancel and
+// regenerate, polls answered while no worker runs, and a worker process killed mid-job (SIGKILL).
+
+jest.setTimeout(120_000);
+
+const WORKSPACE = resolve(__dirname, '../../..');
+const varDir = mkdtempSync(join(tmpdir(), 'iris-test-'));
+const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
+const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = createRedis(redisUrl, 'iris-test');
+const prefix = `iris-test-${randomUUID().slice(0, 8)}`;
+const sharedData = findSharedDataDir();
+/**
+ * A Stellenbosch address (Dorp Street): in the Stellenbosch precinct, soil sites within reach; just west of the
+ * elevation model (it starts at 18.9° E), so that section says so.
+ */
+const STELLENBOSCH = { lat: -33.9376, lng: 18.8603 };
+
+let db: TestDatabase;
+let appDatabase: DataSource;
+let app: FastifyInstance;
+let config: IrisConfig;
+const workers: Worker[] = [];
+const pools: BrowserPool[] = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  ensureKeyPair(privateKeyFile, publicKeyFile);
+  db = await createTestDatabase({ seed: true });
+  if (sharedData) await importRiskLayers(db.dataSource, sharedData);
+  else
+    console.warn('../shared/data is absent: the risk layers are empty, the report says so in every section');
+  config = {
+    ...loadIrisConfig({
+      VAR_DIR: varDir,
+      NODE_ENV: 'test',
+      IRIS_QUEUE_PREFIX: prefix,
+      JWT_PUBLIC_KEY_FILE: publicKeyFile,
+      IRIS_SUPPORT_EMAIL: 'help@portal.test',
+    }),
+    logLevel: 'silent',
+  };
+  appDatabase = await openDatabase(db.url);
+  app = await buildApp(config, { ds: appDatabase, redis });
+  await app.ready();
+});
+
+afterAll(async () => {
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await Promise.all(workers.map((worker) => worker.close(true)));
+  await Promise.all(pools.map((pool) => pool.close()));
+  await app?.close();
+  await appDatabase?.destroy();
+  await db?.drop();
+  await redis.quit();
+});
+
+const storage = () => createStorage({ driver: 'local', dir: config.storageDir });
+
+function startWorker() {
+  const pool = new BrowserPool();
+  pools.push(pool);
+  const { worker } = startPdfWorker({
+    queueName: PORTAL_QUEUES.irisPdf,
+    redisUrl,
+    prefix,
+    db: appDatabase,
+    storage: storage(),
+    pool,
+    renderers: { [IRIS_PDF_KIND]: irisPdfRenderer({ ds: appDatabase, storage: storage(), redis }) },
+    concurrency: 1,
+    lockDurationMs: 3000,
+    stalledIntervalMs: 500,
+  });
+  workers.push(worker);
+  return worker;
+}
+
+async function call(
+  email: string | null,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: object | Buffer,
+  headers: Record<string, string> = {},
+) {
+  let cookies: Record<string, string> = {};
+  if (email) {
+    const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
+    const token = signTestSession(privateKeyFile, {
+      sub: user.id,
+      email: user.email,
+      name: user.name,
+      roles: rolesOf(user),
+      groupId: user.groupId,
+      claimsUser: user.claimsUser,
+    });
+    cookies = { [SESSION_COOKIE]: token };
+  }
+  return app.inject({ method, url, payload, cookies, headers });
+}
+
+/** An IRIS request of `email` at a point, as PUT /api/v1.0/request/ stores it. */
+async function irisRequest(email: string, point = STELLENBOSCH, type = 'IRIS'): Promise<string> {
+  const [row] = (await db.dataSource.query(
+    `INSERT INTO requests.requests (request_type, status, user_id, user_name, user_email, address, point)
+     SELECT $2, 'New', u.id, u.name, u.email, '12 Dorp Street, Stellenbosch', ST_SetSRID(ST_MakePoint($3, $4), 4326)
+       FROM identity.users u WHERE u.email = $1
+     RETURNING id`,
+    [email, type, point.lng, point.lat],
+  )) as { id: string }[];
+  return row.id;
+}
+
+async function createReport(email = 'user@portal.test', point = STELLENBOSCH) {
+  const requestId = await irisRequest(email, point);
+  const answer = await call(email, 'PUT', IRIS_API.create, { requestId });
+  expect(answer.statusCode).toBe(201);
+  return answer.json<IrisCreateAnswer>();
+}
+
+/** The imagery step done the way the screen does it when no high-resolution imagery covers the point. */
+const noCoverage = (reportId: string, email = 'user@portal.test') =>
+  call(email, 'POST', IRIS_API.highres(reportId, 1), { counts: { 0: 0, 1: 5, 2: 0 } });
+
+async function untilReady(reportId: string, state: ReadyAnswer['state'] = 'done'): Promise<ReadyAnswer> {
+  for (let i = 0; i < 300; i++) {
+    const ready = (await call('user@portal.test', 'GET', IRIS_API.ready(reportId))).json<ReadyAnswer>();
+    if (ready.state === state) return ready;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`report ${reportId} never reached ${state}`);
+}
+
+it('creates the report of an IRIS request from its point, once', async () => {
+  const { success, request, report } = await createReport();
+  expect(success).toBe(true);
+  expect(request.gripReference).toMatch(/^GRP-\d{4}-\d{6,}$/);
+  expect(report.requestId).toBe(request._id);
+  expect(report.data.coordinates).toEqual(STELLENBOSCH);
+  expect(report.pdf).toEqual({ state: 'none', progress: 0, error: null });
+  for (const section of ['crimeData', 'elevation', 'waterBodyData', 'fireServicesData', 'soilData'] as const)
+    expect(report.data[section].source.name).not.toBe('');
+  if (sharedData) {
+    expect(report.data.crimeData.precinctName).toBe('Stellenbosch');
+    expect(report.data.crimeData.match).toBe('precinct');
+    expect(report.data.crimeData.burglaryResidential.length).toBeGreaterThan(10);
+    expect(report.data.elevation.ele).toBeNull();
+    expect(report.data.elevation.unavailable).toMatch(/elevation model/i);
+  }
+  // Asking again answers the same report.
+  const again = await call('user@portal.test', 'PUT', IRIS_API.create, { requestId: request._id });
+  expect(again.statusCode).toBe(200);
+  expect(again.json<IrisCreateAnswer>().report._id).toBe(report._id);
+  const got = await call('user@portal.test', 'GET', IRIS_API.report(report._id));
+  expect(got.json<{ report: { data: unknown } }>().report.data).toEqual(report.data);
+});
+
+it('refuses bad input and other people, per role', async () => {
+  const { report, request } = await createReport();
+  expect((await call(null, 'GET', IRIS_API.report(report._id))).statusCode).toBe(401);
+  const stranger = await call('claims@portal.test', 'GET', IRIS_API.report(report._id));
+  expect([stranger.statusCode, stranger.json().message]).toEqual([403, IRIS_TEXT.notYours]);
+  expect((await call('operator@portal.test', 'GET', IRIS_API.report(report._id))).statusCode).toBe(200);
+  expect((await call('admin@portal.test', 'GET', IRIS_API.download(report._id))).statusCode).toBe(404);
+  expect((await call('claims@portal.test', 'GET', IRIS_API.download(report._id))).statusCode).toBe(403);
+  expect((await call('user@portal.test', 'GET', IRIS_API.report(randomUUID()))).statusCode).toBe(404);
+  expect((await call('user@portal.test', 'GET', '/api/v1.0/iris/not-a-uuid/pdf/ready/')).statusCode).toBe(
+    400,
+  );
+  expect((await call('user@portal.test', 'PUT', IRIS_API.create, { requestId: 'x' })).statusCode).toBe(400);
+  expect((await call('user@portal.test', 'PUT', IRIS_API.create, {})).statusCode).toBe(400);
+  expect(
+    (await call('user@portal.test', 'PUT', IRIS_API.create, { requestId: randomUUID() })).statusCode,
+  ).toBe(404);
+  const otherUsers = await call('claims@portal.test', 'PUT', IRIS_API.create, { requestId: request._id });
+  expect(otherUsers.statusCode).toBe(403);
+  const savi = await irisRequest('user@portal.test', STELLENBOSCH, 'SAVI');
+  const notIris = await call('user@portal.test', 'PUT', IRIS_API.create, { requestId: savi });
+  expect([notIris.statusCode, notIris.json().message]).toEqual([400, IRIS_TEXT.notIris('SAVI')]);
+  // A user whose group no longer gives the iris service.
+  await db.dataSource.query(`UPDATE identity.users SET group_id = NULL WHERE email = 'rates@portal.test'`);
+  const own = await irisRequest('rates@portal.test');
+  const noService = await call('rates@portal.test', 'PUT', IRIS_API.create, { requestId: own });
+  expect([noService.statusCode, noService.json().message]).toEqual([403, IRIS_TEXT.noService]);
+  // Generate for another request's id.
+  await noCoverage(report._id);
+  const wrong = await call('user@portal.test', 'GET', IRIS_API.generate(report._id, savi));
+  expect([wrong.statusCode, wrong.json().message]).toEqual([400, IRIS_TEXT.wrongRequest]);
+});
+
+it('waits for the imagery step: canGenerate, the high-resolution status and the aerial view', async () => {
+  const { report, request } = await createReport();
+  const id = report._id;
+  const first = (await call('user@portal.test', 'GET', IRIS_API.canGenerate(id))).json<CanGenerateAnswer>();
+  expect(first).toEqual({ success: true, progress: 0, canGeneratePdf: false, timeout: false });
+  const early = await call('user@portal.test', 'GET', IRIS_API.generate(id, request._id));
+  expect([early.statusCode, early.json().message]).toEqual([409, IRIS_TEXT.notPrepared]);
+  // The status sent must be the most common of the counts.
+  const contradicted = await call('user@portal.test', 'POST', IRIS_API.highres(id, 2), {
+    counts: { 0: 4, 2: 1 },
+  });
+  expect([contradicted.statusCode, contradicted.json().message]).toEqual([400, IRIS_TEXT.notMostCommon(2)]);
+  expect(
+    (await call('user@portal.test', 'POST', '/api/v1.0/iris/' + id + '/imagery/highres/7', {})).statusCode,
+  ).toBe(400);
+  expect(
+    (await call('user@portal.test', 'POST', IRIS_API.highres(id, 0), { counts: { 0: 4, 1: 1 } })).statusCode,
+  ).toBe(200);
+  const half = (
+    await call('user@portal.test', 'GET', IRIS_API.canGenerate(id).replace(/\/$/, ''))
+  ).json<CanGenerateAnswer>();
+  expect(half).toMatchObject({ progress: 50, canGeneratePdf: false });
+  // Not a picture, a picture of the wrong type, then a real one.
+  const garbage = await call(
+    'user@portal.test',
+    'POST',
+    IRIS_API.aerial(id, 'o'),
+    Buffer.from('not a jpeg'),
+    {
+      'content-type': 'image/jpeg',
+    },
+  );
+  expect([garbage.statusCode, garbage.json().message]).toEqual([400, IRIS_TEXT.badImage]);
+  const text = await call('user@portal.test', 'POST', IRIS_API.aerial(id, 'o'), Buffer.from('hello'), {
+    'content-type': 'text/plain',
+  });
+  expect([text.statusCode, text.json().message]).toEqual([400, IRIS_TEXT.badImage]);
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#4a7' } })
+    .png()
+    .toBuffer();
+  const ok = await call('user@portal.test', 'POST', IRIS_API.aerial(id, 'o'), png, {
+    'content-type': 'image/png',
+  });
+  expect(ok.statusCode).toBe(200);
+  expect(await storage().exists(`iris/${id}/aerial-o.jpg`)).toBe(true);
+  const done = (await call('user@portal.test', 'GET', IRIS_API.canGenerate(id))).json<CanGenerateAnswer>();
+  expect(done).toEqual({ success: true, progress: 100, canGeneratePdf: true, timeout: false });
+  // Closing the report deletes the server's images.
+  expect((await call('user@portal.test', 'GET', IRIS_API.clean(id))).statusCode).toBe(200);
+  expect(await storage().exists(`iris/${id}/aerial-o.jpg`)).toBe(false);
+});
+
+it('generates the PDF (polled), serves it, and gives the request its link and Finalised status', async () => {
+  startWorker();
+  const { report, request } = await createReport();
+  await noCoverage(report._id);
+  const generated = await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
+  expect(generated.json()).toMatchObject({ success: true, version: 1 });
+  // Generating again queues nothing new.
+  await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
+  const ready = await untilReady(report._id);
+  expect(ready).toMatchObject({
+    success: true,
+    pdfReady: true,
+    progress: 100,
+    pdfUrl: IRIS_API.download(report._id),
+  });
+  const download = await call('user@portal.test', 'GET', IRIS_API.download(report._id));
+  expect(download.statusCode).toBe(200);
+  expect(download.headers['content-type']).toBe('application/pdf');
+  expect(download.headers['content-disposition']).toContain(request.gripReference);
+  const text = (await pdfText(download.rawPayload)).join(' ');
+  expect(text).toContain(request.gripReference);
+  expect(text).toContain('Soil');
+  if (sharedData) expect(text).toContain('Stellenbosch');
+  expect((await call('operator@portal.test', 'GET', IRIS_API.download(report._id))).statusCode).toBe(200);
+  const [row] = (await db.dataSource.query(
+    'SELECT status, report_pdf_url, report_id, date_finalised FROM requests.requests WHERE id = $1',
+    [request._id],
+  )) as { status: string; report_pdf_url: string; report_id: string; date_finalised: Date | null }[];
+  expect(row.status).toBe('Finalised');
+  expect(row.report_pdf_url).toContain('pdfReports');
+  expect(row.report_id).toBe(report._id);
+  expect(row.date_finalised).not.toBeNull();
+  const history = (await db.dataSource.query(
+    `SELECT from_value, to_value FROM requests.request_history WHERE request_id = $1 AND field = 'status'`,
+    [request._id],
+  )) as { from_value: string; to_value: string }[];
+  expect(history).toEqual([{ from_value: 'New', to_value: 'Finalised' }]);
+  const [{ count }] = (await db.dataSource.query(
+    'SELECT count(*)::int AS count FROM pdf.jobs WHERE subject_id = $1',
+    [report._id],
+  )) as { count: number }[];
+  expect(count).toBe(1);
+
+  // Regenerate: a new version, rendered and served in its turn.
+  const again = await call('user@portal.test', 'GET', IRIS_API.regenerate(report._id));
+  expect(again.json()).toMatchObject({ success: true, version: 2 });
+  await untilReady(report._id);
+  expect(await storage().exists(`pdfReports/iris/${report._id}/v2.pdf`)).toBe(true);
+  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+});
+
+it('keeps answering polls while no worker runs; cancel stops a waiting job', async () => {
+  const { report, request } = await createReport();
+  await noCoverage(report._id);
+  await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
+  for (let i = 0; i < 3; i++) {
+    const ready = (await call('user@portal.test', 'GET', IRIS_API.ready(report._id))).json<ReadyAnswer>();
+    expect(ready).toMatchObject({ success: true, pdfReady: false, state: 'queued', progress: 0 });
+  }
+  const cancelled = await call('user@portal.test', 'POST', IRIS_API.cancel(report._id));
+  expect(cancelled.json()).toMatchObject({ state: 'cancelled', pdfReady: false });
+  // A worker that starts now has nothing of it to do; asking again brings it back.
+  startWorker();
+  await new Promise((r) => setTimeout(r, 1000));
+  expect((await call('user@portal.test', 'GET', IRIS_API.ready(report._id))).json<ReadyAnswer>().state).toBe(
+    'cancelled',
+  );
+  await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
+  expect((await untilReady(report._id)).pdfReady).toBe(true);
+  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+});
+
+const freePort = () =>
+  new Promise<number>((resolvePort) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+
+it('a worker process killed (SIGKILL) mid-job loses nothing: another takes the job, one PDF results', async () => {
+  const entry = join(WORKSPACE, 'services/iris/dist/worker.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is not built: run \`npx nx build @portal/iris\` first.`);
+  const worker = spawn(process.execPath, [entry], {
+    // Its own process group: the kill takes its Chromium with it, as a killed container would.
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      REDIS_URL: redisUrl,
+      IRIS_QUEUE_PREFIX: prefix,
+      STORAGE_DIR: config.storageDir,
+      PORT: String(await freePort()),
+      IRIS_PDF_LOCK_MS: '3000',
+      IRIS_PDF_STALLED_MS: '500',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  worker.unref();
+  children.push(worker);
+  const { report, request } = await createReport();
+  await noCoverage(report._id);
+  await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
+  await untilReady(report._id, 'running');
+  process.kill(-worker.pid!, 'SIGKILL');
+  // The poll answers from PostgreSQL meanwhile.
+  const meanwhile = (await call('user@portal.test', 'GET', IRIS_API.ready(report._id))).json<ReadyAnswer>();
+  expect(meanwhile).toMatchObject({ success: true, pdfReady: false });
+  startWorker();
+  const ready = await untilReady(report._id);
+  expect(ready.pdfReady).toBe(true);
+  const folder = join(config.storageDir, 'objects', 'pdfReports', 'iris', report._id);
+  expect(readdirSync(folder).filter((name) => name.endsWith('.pdf'))).toEqual(['v1.pdf']);
+  const [job] = (await db.dataSource.query('SELECT state, attempts FROM pdf.jobs WHERE subject_id = $1', [
+    report._id,
+  ])) as { state: string; attempts: number }[];
+  expect(job.state).toBe('done');
+  expect(job.attempts).toBe(2);
+  await Promise.all(workers.splice(0).map((w) => w.close()));
+});
+
+it('answers its settings, and the queue dashboard only to administrators', async () => {
+  expect((await call('user@portal.test', 'GET', IRIS_API.settings)).json()).toEqual({
+    supportEmail: 'help@portal.test',
+  });
+  expect((await call(null, 'GET', QUEUE_DASHBOARD_PATH)).statusCode).toBe(401);
+  const operator = await call('operator@portal.test', 'GET', QUEUE_DASHBOARD_PATH);
+  expect(operator.statusCode).toBe(403);
+  const admin = await call('admin@portal.test', 'GET', QUEUE_DASHBOARD_PATH);
+  expect(admin.statusCode).toBe(200);
+  expect(admin.headers['content-type']).toContain('text/html');
+  const queues = await call('admin@portal.test', 'GET', `${QUEUE_DASHBOARD_PATH}/api/queues`);
+  expect(queues.statusCode).toBe(200);
+  const names = (queues.json() as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort();
+  expect(names).toEqual([PORTAL_QUEUES.irisPdf, PORTAL_QUEUES.requestConsole].sort());
+});
