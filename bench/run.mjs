@@ -22,6 +22,7 @@ import { measureGeoTiles, writeGeoTilesResults } from './geo-tiles.mjs';
 import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
 import { measureRealtimeLatency, writeRealtimeLatencyResults } from './realtime-latency.mjs';
 import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
+import { measureIris } from './iris.mjs';
 
 await exitOnPrepareError(() => prepare());
 const ports = await freePortsForAll();
@@ -57,6 +58,8 @@ try {
     // Its own database of 1 000 000 requests (made once) and its own requests service and worker.
     requestPager: await measureRequestPager({ samples: 20, count: 1_000_000 }),
     xlsxExport: await measureXlsxExport({ rows: 100_000 }),
+    // Its own database with the risk layers, its own iris service and workers (one, then two).
+    iris: await measureIris(),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

@@ -47,7 +47,13 @@ export default async function globalSetup(): Promise<void> {
   const db = loadDb();
   const database = await db.createTestDatabase({ seed: true });
   // The locator's data: reference places and a few generated towns.
-  await loadGeo().generateGeodata(database.dataSource, { ...E2E_GEODATA, towns: [...E2E_GEODATA.towns] });
+  const geo = loadGeo();
+  await geo.generateGeodata(database.dataSource, { ...E2E_GEODATA, towns: [...E2E_GEODATA.towns] });
+  // IRiS's risk layers from the team's reference data, when this machine has it (the reports say plainly
+  // which sections have no data otherwise).
+  const sharedData = geo.findSharedDataDir();
+  if (sharedData) await geo.importRiskLayers(database.dataSource, sharedData);
+  else console.warn('[e2e] ../shared/data is absent: IRiS reports run without risk layers');
   await database.dataSource.destroy();
 
   const runDir = join(ROOT, 'var', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
