@@ -112,6 +112,9 @@ export class BrowserPool {
       executablePath: this.options.executablePath ?? defaultChromiumPath(),
       headless: true,
       args: CHROMIUM_ARGS,
+      // DevTools over a pipe rather than a port: Chromium exits when the pipe closes, so a worker that is
+      // killed (SIGKILL, OOM) leaves no orphaned browser behind.
+      pipe: true,
       // The worker handles its own signals (drains jobs first).
       handleSIGINT: false,
       handleSIGTERM: false,
