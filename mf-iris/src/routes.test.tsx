@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { IMAGERY_API, IRIS_API, REQUEST_API } from '@portal/contracts';
+import { API, IMAGERY_API, IRIS_API, REQUEST_API } from '@portal/contracts';
 import {
   answerFetch,
   callsTo,
@@ -7,7 +7,9 @@ import {
   irisReport,
   irisUser,
   json,
+  KMI_REFERENCES,
   meAnswer,
+  referencesAnswer,
   REPORT_ID,
   REQUEST_ID,
   servicesAnswer,
@@ -33,7 +35,10 @@ async function pickGpsPoint() {
   const box = screen.getByRole('textbox', { name: 'Search by Geo-co-ordinates' });
   fireEvent.change(box, { target: { value: GPS } });
   await act(async () => fireEvent.keyDown(box, { key: 'Enter' }));
-  return screen.findByRole('button', { name: TEXT.order });
+  const button = await screen.findByRole('button', { name: TEXT.order });
+  // The group's references load once a point is chosen; ordering waits for them.
+  await waitFor(() => expect(screen.queryByLabelText(TEXT.referencesLoading)).toBeNull());
+  return button;
 }
 
 const created = () =>
@@ -59,7 +64,11 @@ const imagery = {
     new Response('jpeg-n', { headers: { 'content-type': 'image/jpeg' } }),
 };
 
-const session = (services = ['iris']) => ({ ...meAnswer(irisUser), ...servicesAnswer(services) });
+const session = (services = ['iris'], references: unknown[] = []) => ({
+  ...meAnswer(irisUser),
+  ...servicesAnswer(services),
+  ...referencesAnswer(references),
+});
 const reverse = { 'POST /api/avs/reverse': () => json(200, { success: true, result: null }) };
 
 describe('/iris access (spec 03 §2)', () => {
@@ -110,6 +119,80 @@ describe('/iris ordering (spec 03 §4 step 1, §8)', () => {
       coordinates: { lat: -33.932112, lng: 18.860245 },
     });
     expect(await callsTo(fetch, 'PUT', IRIS_API.create)[0].json()).toEqual({ requestId: REQUEST_ID });
+  });
+});
+
+describe("/iris order step: the group's references (spec 01 §3, §5)", () => {
+  const POLICY_MESSAGE = 'Policy number must be two letters followed by six digits, e.g. KM123456';
+
+  it('keeps ordering disabled until the required reference is valid, showing its message', async () => {
+    const fetch = answerFetch({
+      ...session(['iris'], KMI_REFERENCES),
+      ...reverse,
+      [`PUT ${REQUEST_API.create}`]: created,
+      [`PUT ${IRIS_API.create}`]: () => errorAnswer(500, 'boom'),
+    });
+    renderRemote('/iris');
+    const button = await pickGpsPoint();
+    const policy = await screen.findByRole('textbox', { name: /^Policy Number/ });
+    expect(policy.getAttribute('placeholder')).toBe('Please provide Policy Number');
+    expect(screen.getByRole('textbox', { name: 'Broker Name (optional)' })).toBeTruthy();
+    expect(button.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('iris-references-needed').textContent).toBe(TEXT.referencesNeeded);
+    // Untouched: no message yet; left empty or filled wrongly: the reference's own message.
+    expect(screen.queryByText(POLICY_MESSAGE)).toBeNull();
+    fireEvent.blur(policy);
+    expect(screen.getByText(POLICY_MESSAGE)).toBeTruthy();
+    fireEvent.change(policy, { target: { value: 'KM12' } });
+    expect(screen.getByText(POLICY_MESSAGE)).toBeTruthy();
+    expect(button.hasAttribute('disabled')).toBe(true);
+    fireEvent.click(button);
+    expect(callsTo(fetch, 'PUT', REQUEST_API.create)).toHaveLength(0);
+
+    fireEvent.change(policy, { target: { value: ' KM123456 ' } });
+    expect(screen.queryByText(POLICY_MESSAGE)).toBeNull();
+    expect(screen.queryByTestId('iris-references-needed')).toBeNull();
+    expect(button.hasAttribute('disabled')).toBe(false);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Broker Name (optional)' }), {
+      target: { value: '  ' },
+    });
+    fireEvent.click(button);
+    await screen.findByRole('alert');
+    const [put] = callsTo(fetch, 'PUT', REQUEST_API.create);
+    expect(await put.json()).toMatchObject({
+      requestType: 'IRIS',
+      reference: { POLICY_NUMBER: 'KM123456' },
+      referenceString: '{"POLICY_NUMBER":"KM123456"}',
+    });
+  });
+
+  it('orders at once for a group without references, sending an empty reference map', async () => {
+    const fetch = answerFetch({
+      ...session(),
+      ...reverse,
+      [`PUT ${REQUEST_API.create}`]: () => errorAnswer(500, 'boom'),
+    });
+    renderRemote('/iris');
+    const button = await pickGpsPoint();
+    await waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+    expect(screen.queryByRole('region', { name: TEXT.references })).toBeNull();
+    fireEvent.click(button);
+    await screen.findByRole('alert');
+    expect(await callsTo(fetch, 'PUT', REQUEST_API.create)[0].json()).toMatchObject({ reference: {} });
+  });
+
+  it('does not order when the references cannot be loaded', async () => {
+    const fetch = answerFetch({
+      ...meAnswer(irisUser),
+      ...servicesAnswer(['iris']),
+      ...reverse,
+      [`GET ${API.myReferences}`]: () => errorAnswer(500, 'boom'),
+    });
+    renderRemote('/iris');
+    const button = await pickGpsPoint();
+    expect(await screen.findByText(TEXT.referencesFailed)).toBeTruthy();
+    expect(button.hasAttribute('disabled')).toBe(true);
+    expect(callsTo(fetch, 'PUT', REQUEST_API.create)).toHaveLength(0);
   });
 });
 

@@ -24,6 +24,24 @@ const service = (identifier: string, active = true) => ({
   config: { country: 'ZA', centre: { lat: -29, lng: 24.6 }, zoom: 6 },
 });
 
+/** GET /api/v1.0/users/me/references: the user's group's request references (none by default). */
+export const referencesAnswer = (references: unknown[] = []) => ({
+  [`GET ${API.myReferences}`]: () => json(200, { claimsUser: false, references }),
+});
+
+/** KMI's references (the seed's): a required Policy Number with its regex and message, an optional one. */
+export const KMI_REFERENCES = [
+  [
+    'Policy Number',
+    'POLICY_NUMBER',
+    0,
+    true,
+    '^[A-Z]{2}[0-9]{6}$',
+    'Policy number must be two letters followed by six digits, e.g. KM123456',
+  ],
+  ['Broker Name', 'BROKER_NAME', 1, false, '', ''],
+];
+
 /** GET /api/v1.0/services: the user's services. */
 export const servicesAnswer = (identifiers: string[]) => ({
   [`GET ${API.services}`]: () => json(200, { success: true, services: identifiers.map((id) => service(id)) }),

@@ -1,4 +1,4 @@
-import { API, REQUEST_API, REQUEST_HEADERS, type MyReferencesAnswer } from '@portal/contracts';
+import { REQUEST_API, REQUEST_HEADERS } from '@portal/contracts';
 import { baseApi, type PortalError } from '@portal/web-kit';
 import type { SaviRequestForm } from '../savi/requestForm';
 
@@ -18,6 +18,7 @@ export {
   useCoverageQuery,
   useLazyCoverageQuery,
   useLazyImageUrlQuery,
+  useMyReferencesQuery,
   type SearchArgs,
   type ReverseArgs,
 } from '@portal/web-kit/locator';
@@ -35,12 +36,9 @@ export interface CreateRequestAnswer {
   gripReference: string | null;
 }
 
-/** This remote's own calls: the user's request form references and request creation. */
+/** This remote's own call: request creation (the user's references are the locator kit's). */
 export const locatorApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    myReferences: build.query<MyReferencesAnswer, void>({
-      query: () => API.myReferences,
-    }),
     createRequest: build.mutation<CreateRequestAnswer, CreateRequestArgs>({
       async queryFn({ form, idempotencyKey }, _api, _extra, baseQuery) {
         const result = await baseQuery({
@@ -64,4 +62,4 @@ export const locatorApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useMyReferencesQuery, useCreateRequestMutation } = locatorApi;
+export const { useCreateRequestMutation } = locatorApi;

@@ -7,7 +7,7 @@ import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { fieldLabel, validateReferences, type FormReference } from './references';
+import { ReferenceFields, validateReferences, type FormReference } from '@portal/web-kit/locator';
 import type { SaviRequestForm } from './requestForm';
 import { SAVI_TEXT } from './texts';
 
@@ -43,20 +43,13 @@ export function RequestForm(props: RequestFormProps) {
       </Stepper>
       {step === 0 ? (
         <Stack spacing={2}>
-          {fields.map((field) => (
-            <TextField
-              key={field.key}
-              size="small"
-              label={fieldLabel(field)}
-              placeholder={SAVI_TEXT.placeholder(field.label)}
-              value={values[field.key] ?? ''}
-              required={field.required}
-              onChange={(event) => onChange(field.key, event.target.value)}
-              error={touched && !!errors[field.key]}
-              helperText={touched ? errors[field.key] : undefined}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-          ))}
+          <ReferenceFields
+            fields={fields}
+            values={values}
+            errors={errors}
+            touched={touched}
+            onChange={onChange}
+          />
           <TextField
             size="small"
             label={SAVI_TEXT.comments}

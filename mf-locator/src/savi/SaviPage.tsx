@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type OlMap from 'ol/Map';
 import { toLonLat } from 'ol/proj';
 import Alert from '@mui/material/Alert';
@@ -13,7 +13,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { REQUEST_CREATED, type LatLng, type RequestMapView } from '@portal/contracts';
 import { errorMessages, useAuditMutation, useCurrentUser } from '@portal/web-kit';
-import { useCoverageQuery, useCreateRequestMutation, useMyReferencesQuery } from '../api/locatorApi';
+import { useCoverageQuery, useCreateRequestMutation } from '../api/locatorApi';
 import {
   AlertDialog,
   LocatorMap,
@@ -21,11 +21,11 @@ import {
   SearchPanel,
   useAlerts,
   useLocatorSearch,
+  useMyReferences,
   usePlaceDetails,
 } from '@portal/web-kit/locator';
 import { ImageryViewer } from './ImageryViewer';
 import { imageryAvailable } from './pictureView';
-import { formReferences } from './references';
 import { buildRequestForm } from './requestForm';
 import { RequestForm } from './RequestForm';
 import { CANT_LOCATE, IMAGERY_TEXT, REQUEST_SUBTYPES, SAVI_TEXT, type RequestSubType } from './texts';
@@ -65,8 +65,8 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   const [comments, setComments] = useState('');
   const [idempotencyKey, setIdempotencyKey] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const references = useMyReferencesQuery(undefined, { skip: !subType });
-  const fields = useMemo(() => formReferences(references.data?.references ?? []), [references.data]);
+  const references = useMyReferences({ skip: !subType });
+  const { fields } = references;
   const [createRequest, creation] = useCreateRequestMutation();
   const [audit] = useAuditMutation();
 

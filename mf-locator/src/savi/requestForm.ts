@@ -7,7 +7,7 @@ import type {
   RequestSelected,
   SearchResultItem,
 } from '@portal/contracts';
-import type { SearchOptionId } from '@portal/web-kit/locator';
+import { requestReferences, type SearchOptionId } from '@portal/web-kit/locator';
 import { CANT_LOCATE, REQUEST_TYPE, type RequestSubType } from './texts';
 
 /** The request form as PUT /api/v1.0/request/ takes it (libs/contracts/src/requests.ts, spec 01 §3). */
@@ -50,11 +50,7 @@ export function buildRequestForm(input: RequestInput): SaviRequestForm {
     : (input.parcel?.addresses ?? [])
         .filter((entry) => entry.id !== input.address?.id)
         .map((entry) => entry.short_formatted_address);
-  const references = Object.fromEntries(
-    Object.entries(input.references)
-      .map(([key, value]) => [key, value.trim()] as const)
-      .filter(([, value]) => value !== ''),
-  );
+  const { reference, referenceString } = requestReferences(input.references);
   return {
     Searched_For: capitalise(input.searchedFor),
     mode: input.option ?? 'cantlocate',
@@ -67,8 +63,8 @@ export function buildRequestForm(input: RequestInput): SaviRequestForm {
     map: input.mapView,
     requestType: REQUEST_TYPE,
     requestSubType: input.subType,
-    reference: references,
-    referenceString: JSON.stringify(references),
+    reference,
+    referenceString,
     additional: input.comments.trim(),
     type: REQUEST_TYPE,
     needsUpdate: false,

@@ -59,3 +59,20 @@ export {
   type SearchArgs,
   type ReverseArgs,
 } from './locatorSearchApi';
+// The request form's group references (spec 01 §3, §5): fields, checks, the `reference` map, the user's
+// references call and the fields component; /savi's request form and /iris's order step.
+export {
+  formReferences,
+  fieldLabel,
+  validateReferences,
+  referenceMap,
+  trimmedReferences,
+  requestReferences,
+  referencesApi,
+  useMyReferencesQuery,
+  useMyReferences,
+  ReferenceFields,
+  type FormReference,
+  type MyReferences,
+  type ReferenceFieldsProps,
+} from './references';

@@ -8,6 +8,7 @@ describe('the IRiS request', () => {
       searchedFor: ' -33.932112, 18.860245 ',
       address: null,
       item: null,
+      references: {},
     });
     expect(form).toMatchObject({
       requestType: 'IRIS',
@@ -16,7 +17,22 @@ describe('the IRiS request', () => {
       coordinates: { lat: -33.932112, lng: 18.860245 },
       Searched_For: '-33.932112, 18.860245',
       Selected_Address: '',
+      reference: {},
+      referenceString: '{}',
     });
+  });
+
+  it("carries the group's references as /savi sends them: trimmed, the empty ones left out", () => {
+    const form = buildIrisRequest({
+      point: { lat: -33.9321, lng: 18.8602 },
+      mode: 'address',
+      searchedFor: '12 Church Street',
+      address: '12 Church Street, Stellenbosch',
+      item: null,
+      references: { POLICY_NUMBER: ' KM123456 ', BROKER_NAME: '  ' },
+    });
+    expect(form.reference).toEqual({ POLICY_NUMBER: 'KM123456' });
+    expect(form.referenceString).toBe('{"POLICY_NUMBER":"KM123456"}');
   });
 
   it('takes the request id from the Location header', () => {

@@ -1,5 +1,6 @@
 import { roundCoordinate } from '@portal/domain';
 import type { LatLng, RequestForm, SearchResultItem } from '@portal/contracts';
+import { requestReferences } from '@portal/web-kit/locator';
 
 /** What the screen knows of the chosen location. */
 export interface OrderInput {
@@ -9,11 +10,14 @@ export interface OrderInput {
   searchedFor: string;
   address: string | null;
   item: SearchResultItem | null;
+  /** The group's reference values by key, as the form holds them (`referenceMap` of the locator kit). */
+  references: Record<string, string>;
 }
 
 /**
  * The IRiS request as PUT /api/v1.0/request/ takes it (spec 03 §7): type IRIS, no subtype, the point
- * (6 decimals, spec 03 §9) and what was searched for.
+ * (6 decimals, spec 03 §9), what was searched for and the group's references (`reference` and
+ * `referenceString`, as /savi sends them: trimmed, the empty ones left out).
  */
 export function buildIrisRequest(input: OrderInput): RequestForm {
   const coordinates = { lat: roundCoordinate(input.point.lat), lng: roundCoordinate(input.point.lng) };
@@ -26,6 +30,7 @@ export function buildIrisRequest(input: OrderInput): RequestForm {
     coordinates,
     coordinateArray: [coordinates.lat, coordinates.lng],
     cantlocate: false,
+    ...requestReferences(input.references),
     type: 'IRiS risk report',
   };
 }

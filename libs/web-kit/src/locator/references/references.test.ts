@@ -1,4 +1,10 @@
-import { fieldLabel, formReferences, validateReferences } from './references';
+import {
+  fieldLabel,
+  formReferences,
+  referenceMap,
+  requestReferences,
+  validateReferences,
+} from './references';
 
 const KMI = [
   [
@@ -68,5 +74,24 @@ describe('validateReferences', () => {
   it("uses '{label} may not be empty.' when the entry has no message", () => {
     const [field] = formReferences([['Job Number', 'JOB', 0, true, '', '']]);
     expect(validateReferences([field], { JOB: '  ' })).toEqual({ JOB: 'Job Number may not be empty.' });
+  });
+});
+
+describe('referenceMap and requestReferences', () => {
+  const fields = formReferences(KMI);
+
+  it("takes the form's fields only, trimmed, and leaves out the empty ones", () => {
+    expect(
+      referenceMap(fields, { POLICY_NUMBER: ' KM123456 ', BROKER_NAME: '  ', UNDERWRITING_BATCH: 'B1' }),
+    ).toEqual({ POLICY_NUMBER: 'KM123456' });
+    expect(referenceMap([], { POLICY_NUMBER: 'KM123456' })).toEqual({});
+  });
+
+  it('gives the map and its JSON text, as PUT /api/v1.0/request/ takes them', () => {
+    expect(requestReferences({ POLICY_NUMBER: ' KM123456 ', BROKER_NAME: '' })).toEqual({
+      reference: { POLICY_NUMBER: 'KM123456' },
+      referenceString: '{"POLICY_NUMBER":"KM123456"}',
+    });
+    expect(requestReferences({})).toEqual({ reference: {}, referenceString: '{}' });
   });
 });

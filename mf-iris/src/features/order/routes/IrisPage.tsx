@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { REQUEST_MODES, type RequestForm } from '@portal/contracts';
@@ -10,11 +11,15 @@ import {
   AlertDialog,
   formatGps,
   LocatorMap,
+  ReferenceFields,
+  referenceMap,
   SearchLayout,
   SearchPanel,
   useAlerts,
   useLocatorSearch,
+  useMyReferences,
   usePlaceDetails,
+  validateReferences,
 } from '@portal/web-kit/locator';
 import { irisApi } from '../../../api/irisApi';
 import { TEXT } from '../../../texts';
@@ -40,6 +45,14 @@ export function IrisPage() {
   const details = usePlaceDetails(selected, search.state.option);
   const pointKey = selected ? `${selected.point.lat},${selected.point.lng}` : null;
   const { order, ordering, error, clearError } = useOrderReport(pointKey);
+  // The group's references (spec 01 §3, §5, as /savi's form): required ones must be valid to order.
+  const references = useMyReferences({ skip: !selected });
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const errors = useMemo(() => validateReferences(references.fields, values), [references.fields, values]);
+  const referencesReady = !!references.data && !references.isError;
+  const referencesValid = referencesReady && Object.keys(errors).length === 0;
+  const touch = useCallback((key: string) => setTouched((previous) => ({ ...previous, [key]: true })), []);
 
   const close = useCallback(
     (reportId: string) => {
@@ -92,9 +105,34 @@ export function IrisPage() {
               <Typography variant="body2" color="text.secondary">
                 {formatGps(selected.point)}
               </Typography>
+              {references.isLoading && <CircularProgress size={24} aria-label={TEXT.referencesLoading} />}
+              {references.isError && <Alert severity="error">{TEXT.referencesFailed}</Alert>}
+              {referencesReady && references.fields.length > 0 && (
+                <Stack spacing={1} component="section" aria-label={TEXT.references} sx={{ pt: 1 }}>
+                  <Typography variant="subtitle2" component="h2">
+                    {TEXT.references}
+                  </Typography>
+                  <ReferenceFields
+                    fields={references.fields}
+                    values={values}
+                    errors={errors}
+                    touched={touched}
+                    onChange={(key, value) => {
+                      setValues((previous) => ({ ...previous, [key]: value }));
+                      touch(key);
+                    }}
+                    onBlur={touch}
+                  />
+                </Stack>
+              )}
+              {referencesReady && !referencesValid && (
+                <Typography variant="body2" color="text.secondary" data-testid="iris-references-needed">
+                  {TEXT.referencesNeeded}
+                </Typography>
+              )}
               <Button
                 variant="contained"
-                disabled={ordering}
+                disabled={ordering || !referencesValid}
                 onClick={() =>
                   void order({
                     point: selected.point,
@@ -102,6 +140,7 @@ export function IrisPage() {
                     searchedFor: search.state.searchedFor || search.state.query,
                     address,
                     item: selected.item,
+                    references: referenceMap(references.fields, values),
                   })
                 }
               >
