@@ -9,7 +9,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadGatewayConfig, type GatewayConfig } from './config';
+import { findWorkspaceRoot } from '@portal/server-kit';
 import type { Route } from './route-table';
+import { readServicesTable, routesOf } from './services-table';
 import { IMMUTABLE, REVALIDATE } from './static-files';
 
 /** A stand-in service: a real HTTP server that answers every request with what it received. */
@@ -59,10 +61,13 @@ function writeRemotes(remotes: unknown[]) {
   writeFileSync(remotesFile, JSON.stringify({ remotes }));
 }
 
-let identity: { app: FastifyInstance; url: string };
-let locator: { app: FastifyInstance; url: string };
-let requests: { app: FastifyInstance; url: string };
-let servicesAdmin: { app: FastifyInstance; url: string };
+/** Every service the table routes to (config/services.json), each faked by an upstream of its own. */
+const ROUTED = [
+  ...new Set(
+    routesOf(readServicesTable(join(findWorkspaceRoot(), 'config', 'services.json'))).map((r) => r.service),
+  ),
+].sort();
+const upstreams: Record<string, { app: FastifyInstance; url: string }> = {};
 let config: GatewayConfig;
 
 beforeAll(async () => {
@@ -80,10 +85,7 @@ beforeAll(async () => {
   writeFileSync(join(remoteDist, 'remoteEntry.js'), 'var remoteA;');
   writeFileSync(join(remoteDist, '812.89abcdef.js'), 'chunk();');
   writeRemotes(REMOTES);
-  identity = await startUpstream('identity');
-  locator = await startUpstream('locator');
-  requests = await startUpstream('requests');
-  servicesAdmin = await startUpstream('services-admin');
+  for (const name of ROUTED) upstreams[name] = await startUpstream(name);
   const defaults = loadGatewayConfig({});
   config = {
     ...defaults,
@@ -93,19 +95,13 @@ beforeAll(async () => {
     remotesFile,
     serviceUrls: {
       ...defaults.serviceUrls,
-      identity: identity.url,
-      locator: locator.url,
-      requests: requests.url,
-      'services-admin': servicesAdmin.url,
+      ...Object.fromEntries(ROUTED.map((name) => [name, upstreams[name].url])),
     },
   };
 });
 
 afterAll(async () => {
-  await identity.app.close();
-  await locator.app.close();
-  await requests.app.close();
-  await servicesAdmin.app.close();
+  await Promise.all(Object.values(upstreams).map((upstream) => upstream.app.close()));
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -417,13 +413,7 @@ describe('the shell', () => {
     expect(answer.json()).toEqual({
       status: 'ok',
       service: 'gateway',
-      checks: {
-        shell: 'ok',
-        'identity (info)': 'ok',
-        'locator (info)': 'ok',
-        'requests (info)': 'ok',
-        'services-admin (info)': 'ok',
-      },
+      checks: { shell: 'ok', ...Object.fromEntries(ROUTED.map((name) => [`${name} (info)`, 'ok'])) },
     });
     await ready.close();
 

@@ -108,7 +108,7 @@ describe('the portal table', () => {
 
   it('routes to every service of the table except the workers', () => {
     const routed = new Set(ROUTES.map((route) => route.service));
-    expect([...routed].sort()).toEqual(['identity', 'locator', 'requests', 'services-admin']);
+    expect([...routed].sort()).toEqual(['identity', 'iris', 'locator', 'requests', 'services-admin']);
   });
 
   it('keeps the own-services list and users/me with identity, and nothing else below /users', () => {
@@ -143,6 +143,13 @@ describe('readServicesTable', () => {
 describe('proxyMountPaths', () => {
   it('mounts all of /api and each entry outside it', () => {
     expect(proxyMountPaths(table).sort()).toEqual(['/api', '/api/*', '/socket', '/socket/*']);
-    expect(proxyMountPaths(ROUTES).sort()).toEqual(['/admin/menu/*', '/api', '/api/*', '/realtime/*']);
+    expect(proxyMountPaths(ROUTES).sort()).toEqual([
+      '/admin/menu/*',
+      '/admin/queues',
+      '/admin/queues/*',
+      '/api',
+      '/api/*',
+      '/realtime/*',
+    ]);
   });
 });
