@@ -242,6 +242,11 @@ describe('/iris report (spec 03 §2, §3, §4)', () => {
     const crime = screen.getByRole('region', { name: TEXT.crime });
     expect(crime.querySelectorAll('svg.crime-chart')).toHaveLength(3);
     expect(within(crime).getByTestId('precinct').textContent).toContain('Stellenbosch');
+    // The latest year of each series in figures: 2022/23's 250 residential burglaries (no rate known).
+    const residential = within(crime).getByTestId('crime-latest-burglaryResidential');
+    expect(within(residential).getByTestId('crime-count').textContent).toBe('250');
+    expect(residential.textContent).toContain('2022/23');
+    expect(within(crime).getByTestId('crime-latest-burglaryBusiness').textContent).toContain('120.5');
     const water = screen.getByRole('region', { name: TEXT.water });
     const rivers = within(water).getByRole('table', { name: TEXT.rivers });
     expect(within(rivers).getByText('Eerste River')).toBeTruthy();

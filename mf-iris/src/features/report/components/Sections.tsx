@@ -5,9 +5,10 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { crimeSeriesSvg, elevationProfileSvg } from '@portal/charts';
+import { crimeSeriesSvg, elevationProfileSvg, financialYearLabel, formatNumber } from '@portal/charts';
 import type {
   CrimeData,
+  CrimePoint,
   ElevationData,
   FireServicesData,
   SoilData,
@@ -46,11 +47,48 @@ export function ElevationSection({ data }: { data: ElevationData }) {
   );
 }
 
+/** The series' latest financial year, or null. */
+const latestPoint = (points: readonly CrimePoint[]) =>
+  [...points].sort((a, b) => b.yearTo - a.yearTo)[0] ?? null;
+
+/** The latest year of each series in figures (as the PDF's table): reported count and rate. */
+function CrimeLatest({ series }: { series: ReadonlyArray<readonly [string, string, CrimePoint[]]> }) {
+  return (
+    <Table size="small" aria-label={TEXT.crimeLatest}>
+      <TableHead>
+        <TableRow>
+          <TableCell>{TEXT.crimeSeries}</TableCell>
+          <TableCell>{TEXT.crimeYear}</TableCell>
+          <TableCell align="right">{TEXT.crimeCount}</TableCell>
+          <TableCell align="right">{TEXT.crimeRate}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {series.map(([key, title, points]) => {
+          const latest = latestPoint(points);
+          return (
+            <TableRow key={key} data-testid={`crime-latest-${key}`}>
+              <TableCell>{title}</TableCell>
+              <TableCell>{latest ? financialYearLabel(latest.yearTo) : '—'}</TableCell>
+              <TableCell align="right" data-testid="crime-count">
+                {latest ? formatNumber(latest.count) : '—'}
+              </TableCell>
+              <TableCell align="right">
+                {latest?.rate === null || !latest ? '—' : formatNumber(latest.rate, 1)}
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
+
 export function CrimeSection({ data }: { data: CrimeData }) {
   const series = [
-    [TEXT.burglaryBusiness, data.burglaryBusiness],
-    [TEXT.burglaryResidential, data.burglaryResidential],
-    [TEXT.maliciousDamage, data.maliciousDamage],
+    ['burglaryBusiness', TEXT.burglaryBusiness, data.burglaryBusiness],
+    ['burglaryResidential', TEXT.burglaryResidential, data.burglaryResidential],
+    ['maliciousDamage', TEXT.maliciousDamage, data.maliciousDamage],
   ] as const;
   return (
     <Section title={TEXT.crime} source={data.source} unavailable={data.unavailable}>
@@ -61,10 +99,11 @@ export function CrimeSection({ data }: { data: CrimeData }) {
             data.stationDistance !== null ? `, ${formatDistance(data.stationDistance)}` : ''
           })`}
       </Typography>
+      <CrimeLatest series={series} />
       <Typography variant="body2" color="text.secondary">
-        {data.unit}
+        {TEXT.crimeRates(data.unit)}
       </Typography>
-      {series.map(([title, points]) => (
+      {series.map(([, title, points]) => (
         <SvgChart key={title} label={title} svg={crimeSeriesSvg(points, { title, unit: data.unit })} />
       ))}
     </Section>
