@@ -4,7 +4,13 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
-import { REQUEST_ADMIN_API, type ConsoleJob, type RequestRow, type SavedView } from '@portal/contracts';
+import {
+  QUEUE_DASHBOARD_PATH,
+  REQUEST_ADMIN_API,
+  type ConsoleJob,
+  type RequestRow,
+  type SavedView,
+} from '@portal/contracts';
 import { DEFAULT_AGEING_TARGETS, rowColour, showPrioritise, type RequestAction } from '@portal/domain';
 import {
   errorMessages,
@@ -203,6 +209,13 @@ export function ConsolePage() {
       actions={
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
           <SavedViews state={viewState} onApply={applyView} />
+          {user?.roles.includes('admin') && (
+            // The operators' dashboard of every background queue (Bull Board, served by iris): a page of
+            // its own, outside the shell, for administrators only (the server answers others 403).
+            <Button size="small" href={QUEUE_DASHBOARD_PATH} target="_blank" rel="noopener">
+              Job queues
+            </Button>
+          )}
           <Chip
             size="small"
             color={live ? 'success' : 'default'}
