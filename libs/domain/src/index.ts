@@ -4,3 +4,4 @@ export * from './access';
 export * from './references';
 export * from './requestWorkflow';
 export * from './iris';
+export * from './reportBuilder';
