@@ -11,3 +11,13 @@ export const formatMetres = (metres: number | null, unknown: string) =>
 
 /** Coordinates to 6 decimals (spec 03 §9). */
 export const formatCoordinate = (value: number) => value.toFixed(6);
+
+/**
+ * The unit as a crime chart's vertical axis shows it: the rotated label is as long as the plot is high, so
+ * the parenthesised note is left out (and a long unit shortened to 'per 100 000 residents'); the section
+ * gives the unit in full under the table.
+ */
+export function axisUnit(unit: string): string {
+  const short = unit.replace(/\s*\(.*\)\s*$/, '');
+  return short.length <= 28 ? short : short.replace(/^incidents\s+/, '').replace(/\s+per year$/, '');
+}

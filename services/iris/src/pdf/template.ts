@@ -29,10 +29,20 @@ const metres = (m: number | null | undefined) =>
 const decimal = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined ? '—' : n.toLocaleString('en-ZA', { maximumFractionDigits: digits });
 
-const badge = (cls: RiskClass | null) =>
+const badge = (cls: RiskClass | null, text: string = cls ?? '') =>
   cls
-    ? `<span class="badge" style="background:${riskClassColour(cls)}">${esc(cls)}</span>`
+    ? `<span class="badge" style="background:${riskClassColour(cls)}">${esc(text)}</span>`
     : '<span class="badge none">no class</span>';
+
+/**
+ * The unit as the charts' vertical axis shows it: the rotated label has the plot's height (about 20 words
+ * of 9-point text would be cut at both ends), so the parenthesised note is left out there — the table
+ * above the charts gives the unit in full.
+ */
+const axisUnit = (unit: string) => {
+  const short = unit.replace(/\s*\(.*\)\s*$/, '');
+  return short.length <= 28 ? short : short.replace(/^incidents\s+/, '').replace(/\s+per year$/, '');
+};
 
 const source = (s: { name: string; date: string; licence?: string }) =>
   `<p class="source">Source: ${esc(s.name)}, ${esc(s.date)}${s.licence ? ` (${esc(s.licence)})` : ''}.</p>`;
@@ -91,7 +101,7 @@ export function irisReportHtml(input: IrisPdfInput): string {
   const crimeCharts = crime.unavailable
     ? ''
     : CRIME_SERIES.map(([key, title]) =>
-        crimeSeriesSvg(crime[key], { title, unit: crime.unit, width: 540, height: 190 }),
+        crimeSeriesSvg(crime[key], { title, unit: axisUnit(crime.unit), width: 540, height: 190 }),
       ).join('');
 
   return `<!doctype html>
@@ -119,8 +129,8 @@ export function irisReportHtml(input: IrisPdfInput): string {
   <tr><td>GRiP reference</td><td>${esc(input.gripReference)}</td></tr>
   <tr><td>Address</td><td>${esc(input.address || '—')}</td></tr>
   <tr><td>Coordinates</td><td>${data.coordinates.lat.toFixed(6)}, ${data.coordinates.lng.toFixed(6)}</td></tr>
-  <tr><td>Computed</td><td>${esc(formatSast(data.computedAt))} SAST</td></tr>
-  <tr><td>PDF made</td><td>${esc(formatSast(input.madeAt))} SAST (version ${input.version})</td></tr>
+  <tr><td>Computed</td><td>${esc(formatSast(data.computedAt))}</td></tr>
+  <tr><td>PDF made</td><td>${esc(formatSast(input.madeAt))} (version ${input.version})</td></tr>
 </table>
 ${aerial}
 
@@ -172,7 +182,7 @@ ${
   soil.s6Value === null && soil.s11Value === null
     ? ''
     : `<table><tr><td>s6 value</td><td>${decimal(soil.s6Value)}</td></tr><tr><td>s11 value</td><td>${decimal(soil.s11Value)}</td></tr>
-       <tr><td>Soil class</td><td>${soil.dangerous === null ? '—' : soil.dangerous ? badge('dangerous') : badge('safe')}</td></tr>
+       <tr><td>Soil class</td><td>${soil.dangerous === null ? '—' : soil.dangerous ? badge('dangerous', 'Dangerous') : badge('safe', 'Not dangerous')}</td></tr>
        ${soil.site ? `<tr><td>Profile site</td><td>${esc(soil.site.id)}${soil.site.classification ? `, ${esc(soil.site.classification)}` : ''}${soil.site.drainage ? `, drainage ${esc(soil.site.drainage)}` : ''}; ${metres(soil.site.distance)} away</td></tr>` : ''}
        </table>`
 }

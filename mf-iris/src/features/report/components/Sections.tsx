@@ -16,7 +16,7 @@ import type {
   WaterBodyData,
 } from '@portal/contracts';
 import { TEXT } from '../../../texts';
-import { formatDistance, formatMetres } from '../format';
+import { axisUnit, formatDistance, formatMetres } from '../format';
 import { RiskClassLabel } from './RiskClassLabel';
 import { Section } from './Section';
 import { SvgChart } from './SvgChart';
@@ -104,7 +104,11 @@ export function CrimeSection({ data }: { data: CrimeData }) {
         {TEXT.crimeRates(data.unit)}
       </Typography>
       {series.map(([, title, points]) => (
-        <SvgChart key={title} label={title} svg={crimeSeriesSvg(points, { title, unit: data.unit })} />
+        <SvgChart
+          key={title}
+          label={title}
+          svg={crimeSeriesSvg(points, { title, unit: axisUnit(data.unit) })}
+        />
       ))}
     </Section>
   );
