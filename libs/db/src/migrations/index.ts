@@ -6,6 +6,7 @@ import { UserPages1764100000000 } from './1764100000000-UserPages';
 import { GroupListRevision1764200000000 } from './1764200000000-GroupListRevision';
 import { RequestQueue1764300000000 } from './1764300000000-RequestQueue';
 import { ConsoleJobs1764310000000 } from './1764310000000-ConsoleJobs';
+import { RequestPagerTotals1764320000000 } from './1764320000000-RequestPagerTotals';
 import { RiskLayers1764400000000 } from './1764400000000-RiskLayers';
 import { IrisReports1764410000000 } from './1764410000000-IrisReports';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   GroupListRevision1764200000000,
   RequestQueue1764300000000,
   ConsoleJobs1764310000000,
+  RequestPagerTotals1764320000000,
   RiskLayers1764400000000,
   IrisReports1764410000000,
 ];

@@ -200,25 +200,28 @@ export function requestFilterSql(
   filters: ParsedRequestFilters,
   scope: { userId: string | null },
   firstParam = 1,
+  placeholder = (n: number) => `$${n}`,
 ): { where: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const bind = (value: unknown) => {
     params.push(value);
-    return `$${firstParam + params.length - 1}`;
+    return placeholder(firstParam + params.length - 1);
   };
+  // One value is an equality (an index's leading column keeps its order; ANY would not).
+  const oneOf = (column: string, values: string[]) =>
+    values.length === 1 ? `${column} = ${bind(values[0])}::text` : `${column} = ANY(${bind(values)}::text[])`;
   const contains = (column: string, value: string | null) => {
-    if (value !== null) where.push(`${column} ILIKE ${bind(containsPattern(value))}`);
+    if (value !== null) where.push(`${column} ILIKE ${bind(containsPattern(value))}::text`);
   };
   const flag = (column: string, value: boolean | null) => {
     if (value !== null) where.push(value ? column : `NOT ${column}`);
   };
   if (scope.userId) where.push(`r.user_id = ${bind(scope.userId)}::uuid`);
   if (filters.userId) where.push(`r.user_id = ${bind(filters.userId)}::uuid`);
-  if (filters.requestTypes) where.push(`r.request_type = ANY(${bind(filters.requestTypes)}::text[])`);
-  if (filters.requestSubTypes)
-    where.push(`r.request_sub_type = ANY(${bind(filters.requestSubTypes)}::text[])`);
-  if (filters.statuses) where.push(`r.status = ANY(${bind(filters.statuses)}::text[])`);
+  if (filters.requestTypes) where.push(oneOf('r.request_type', filters.requestTypes));
+  if (filters.requestSubTypes) where.push(oneOf('r.request_sub_type', filters.requestSubTypes));
+  if (filters.statuses) where.push(oneOf('r.status', filters.statuses));
   contains('r.group_name', filters.client);
   contains('r.grip_reference', filters.gripReference);
   contains('r.user_email', filters.email);
@@ -226,14 +229,14 @@ export function requestFilterSql(
   contains('r.first_user_name', filters.firstUser);
   contains('r.report_invoice_number', filters.invoiceNumber);
   if (filters.clientReference !== null) {
-    const pattern = bind(containsPattern(filters.clientReference));
+    const pattern = `${bind(containsPattern(filters.clientReference))}::text`;
     where.push(
       `(r.reference_string ILIKE ${pattern}
         OR EXISTS (SELECT 1 FROM jsonb_each_text(r.reference) AS ref(key, value) WHERE ref.value ILIKE ${pattern}))`,
     );
   }
-  if (filters.from) where.push(`r.created_at >= ${bind(filters.from)}`);
-  if (filters.to) where.push(`r.created_at < ${bind(filters.to)}`);
+  if (filters.from) where.push(`r.created_at >= ${bind(filters.from)}::timestamptz`);
+  if (filters.to) where.push(`r.created_at < ${bind(filters.to)}::timestamptz`);
   flag('r.cant_locate', filters.cantLocate);
   flag('r.report_disputed', filters.reportDisputed);
   flag('r.report_pdf_downloaded', filters.downloaded);

@@ -65,6 +65,7 @@ import {
   parseSort,
   requestPage,
   requestRowsCursor,
+  settleKeptLists,
   statusCounts,
 } from '../queue/pager';
 
@@ -153,6 +154,8 @@ export async function queueRoutes(app: TypedFastify, ctx: RequestsContext): Prom
 
   // ---------------------------------------------------------------- reads
 
+  // The pager's kept lists being read in the background end before the database closes.
+  app.addHook('onClose', async () => settleKeptLists(ctx.ds));
   for (const url of both(REQUEST_ADMIN_API.pager))
     app.get(
       url,
