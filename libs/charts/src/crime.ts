@@ -1,4 +1,5 @@
 import type { CrimePoint } from '@portal/contracts';
+import { axisUnit } from './format';
 import {
   COLOURS,
   coord,
@@ -81,7 +82,7 @@ export function crimeSeriesSvg(series: readonly CrimePoint[], options: CrimeChar
   }
   parts.push(
     `<line x1="${area.left}" x2="${area.left}" y1="${area.top}" y2="${area.bottom}" stroke="${COLOURS.axis}"/>`,
-    `<text class="axis-label" transform="translate(14 ${coord((area.top + area.bottom) / 2)}) rotate(-90)" text-anchor="middle" font-size="9" fill="${COLOURS.text}">${escapeXml(options.unit)}</text>`,
+    `<text class="axis-label" transform="translate(14 ${coord((area.top + area.bottom) / 2)}) rotate(-90)" text-anchor="middle" font-size="9" fill="${COLOURS.text}">${escapeXml(axisUnit(options.unit))}</text>`,
     '</g>',
   );
 

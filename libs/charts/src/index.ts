@@ -11,3 +11,4 @@ export {
 } from './elevation';
 export { crimeSeriesSvg, financialYearLabel, CRIME_TEXT, type CrimeChartOptions } from './crime';
 export { escapeXml, formatNumber, niceDomain } from './svg';
+export { axisUnit, formatCoordinate, formatDistance, formatMetres } from './format';

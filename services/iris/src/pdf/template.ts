@@ -6,7 +6,14 @@ import {
   type RiskClass,
   type WaterBody,
 } from '@portal/contracts';
-import { crimeSeriesSvg, elevationProfileSvg, escapeXml, financialYearLabel } from '@portal/charts';
+import {
+  crimeSeriesSvg,
+  elevationProfileSvg,
+  escapeXml,
+  financialYearLabel,
+  formatDistance,
+  formatNumber,
+} from '@portal/charts';
 import { formatSast, riskClassColour } from '@portal/domain';
 
 /** What the PDF shows besides the computed data. */
@@ -24,25 +31,15 @@ export interface IrisPdfInput {
 }
 
 const esc = (value: unknown) => escapeXml(String(value ?? ''));
-const metres = (m: number | null | undefined) =>
-  m === null || m === undefined ? '—' : `${Math.round(m).toLocaleString('en-ZA')} m`;
+// The screen's number formats (@portal/charts), so the PDF reads as the screen does: '437.1', '50 336', '1.2 km'.
+const metres = (m: number | null | undefined) => (m === null || m === undefined ? '—' : formatDistance(m));
 const decimal = (n: number | null | undefined, digits = 1) =>
-  n === null || n === undefined ? '—' : n.toLocaleString('en-ZA', { maximumFractionDigits: digits });
+  n === null || n === undefined ? '—' : formatNumber(n, Number.isInteger(n) ? 0 : digits);
 
 const badge = (cls: RiskClass | null, text: string = cls ?? '') =>
   cls
     ? `<span class="badge" style="background:${riskClassColour(cls)}">${esc(text)}</span>`
     : '<span class="badge none">no class</span>';
-
-/**
- * The unit as the charts' vertical axis shows it: the rotated label has the plot's height (about 20 words
- * of 9-point text would be cut at both ends), so the parenthesised note is left out there — the table
- * above the charts gives the unit in full.
- */
-const axisUnit = (unit: string) => {
-  const short = unit.replace(/\s*\(.*\)\s*$/, '');
-  return short.length <= 28 ? short : short.replace(/^incidents\s+/, '').replace(/\s+per year$/, '');
-};
 
 const source = (s: { name: string; date: string; licence?: string }) =>
   `<p class="source">Source: ${esc(s.name)}, ${esc(s.date)}${s.licence ? ` (${esc(s.licence)})` : ''}.</p>`;
@@ -72,7 +69,7 @@ function latestFigure(crime: CrimeData, key: 'burglaryBusiness' | 'burglaryResid
   const last = [...series].sort((a, b) => b.yearTo - a.yearTo)[0];
   if (!last) return '—';
   const rate = last.rate === null ? '' : `, ${decimal(last.rate)} per 100 000 residents`;
-  return `${last.count.toLocaleString('en-ZA')} reported in ${financialYearLabel(last.yearTo)}${rate}`;
+  return `${formatNumber(last.count)} reported in ${financialYearLabel(last.yearTo)}${rate}`;
 }
 
 const CRIME_SERIES = [
@@ -93,7 +90,7 @@ export function irisReportHtml(input: IrisPdfInput): string {
   const aerial = input.aerialDataUrl
     ? `<figure><img src="${input.aerialDataUrl}" alt="Aerial view"/><figcaption>Aerial view: ${esc(
         VIEW_NAMES[input.aerialView ?? ''] ?? input.aerialView,
-      )}. High-resolution imagery: ${esc(input.highResStatus === null ? 'not checked' : HIGH_RES_STATUS_NAMES[input.highResStatus])}.</figcaption></figure>`
+      )}. High-resolution oblique imagery of the point: ${esc(input.highResStatus === null ? 'not checked' : HIGH_RES_STATUS_NAMES[input.highResStatus])}.</figcaption></figure>`
     : `<p class="unavailable">No aerial picture in this report (high-resolution imagery: ${esc(
         input.highResStatus === null ? 'not checked' : HIGH_RES_STATUS_NAMES[input.highResStatus],
       )}).</p>`;
@@ -101,7 +98,7 @@ export function irisReportHtml(input: IrisPdfInput): string {
   const crimeCharts = crime.unavailable
     ? ''
     : CRIME_SERIES.map(([key, title]) =>
-        crimeSeriesSvg(crime[key], { title, unit: axisUnit(crime.unit), width: 540, height: 190 }),
+        crimeSeriesSvg(crime[key], { title, unit: crime.unit, width: 540, height: 190 }),
       ).join('');
 
   return `<!doctype html>
@@ -121,7 +118,9 @@ export function irisReportHtml(input: IrisPdfInput): string {
   .muted { color: #777; }
   figure { margin: 6pt 0; text-align: center; } figure img { max-width: 100%; max-height: 300pt; }
   figcaption { font-size: 8pt; color: #555; }
-  section { page-break-inside: avoid; }
+  /* Sections flow across pages; a table or a chart is never cut in two. */
+  h2, table, svg, figure { page-break-inside: avoid; }
+  h2 { page-break-after: avoid; }
   svg { display: block; margin: 4pt 0; }
 </style></head><body>
 <h1>IRiS risk report</h1>
@@ -148,9 +147,9 @@ ${
   crime.precinctName
     ? `<p>Police precinct: <b>${esc(crime.precinctName)}</b> (${esc(
         crime.match === 'precinct'
-          ? 'the property lies in this precinct'
+          ? `the property lies in this precinct${crime.stationDistance === null ? '' : `; its police station is ${metres(crime.stationDistance)} away`}`
           : `nearest station, ${metres(crime.stationDistance)} away`,
-      )})${crime.population ? `; residents: ${crime.population.toLocaleString('en-ZA')}` : ''}.</p>
+      )})${crime.population ? `; residents: ${formatNumber(crime.population)}` : ''}.</p>
       <table><tr><th>Series</th><th>Latest year</th></tr>
       ${CRIME_SERIES.map(([key, title]) => `<tr><td>${esc(title)}</td><td>${esc(latestFigure(crime, key))}</td></tr>`).join('')}
       </table><p class="muted">Rates: ${esc(crime.unit)}.</p>`

@@ -8,7 +8,7 @@ import { formatSast } from '@portal/domain';
 import { TEXT } from '../../../texts';
 import { AerialPicker } from '../../imagery/components/AerialPicker';
 import { PdfProgress } from '../../pdf/components/PdfProgress';
-import { formatCoordinate } from '../format';
+import { formatCoordinate } from '@portal/charts';
 import { CrimeSection, ElevationSection, FireSection, SoilSection, WaterSection } from './Sections';
 
 /**

@@ -5,7 +5,14 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { crimeSeriesSvg, elevationProfileSvg, financialYearLabel, formatNumber } from '@portal/charts';
+import {
+  crimeSeriesSvg,
+  elevationProfileSvg,
+  financialYearLabel,
+  formatNumber,
+  formatDistance,
+  formatMetres,
+} from '@portal/charts';
 import type {
   CrimeData,
   CrimePoint,
@@ -16,7 +23,6 @@ import type {
   WaterBodyData,
 } from '@portal/contracts';
 import { TEXT } from '../../../texts';
-import { axisUnit, formatDistance, formatMetres } from '../format';
 import { RiskClassLabel } from './RiskClassLabel';
 import { Section } from './Section';
 import { SvgChart } from './SvgChart';
@@ -104,11 +110,7 @@ export function CrimeSection({ data }: { data: CrimeData }) {
         {TEXT.crimeRates(data.unit)}
       </Typography>
       {series.map(([, title, points]) => (
-        <SvgChart
-          key={title}
-          label={title}
-          svg={crimeSeriesSvg(points, { title, unit: axisUnit(data.unit) })}
-        />
+        <SvgChart key={title} label={title} svg={crimeSeriesSvg(points, { title, unit: data.unit })} />
       ))}
     </Section>
   );

@@ -1,4 +1,4 @@
-import { formatNumber } from '@portal/charts';
+import { formatNumber } from './svg';
 
 /** A distance for people: metres below 1 km, km with one decimal above. */
 export function formatDistance(metres: number): string {
