@@ -319,6 +319,13 @@ function peek(store: KeptStore, key: string): Kept | undefined {
   return kept;
 }
 
+/** How many lists a database keeps, of each kind (tests). */
+export function keptListKinds(ds: DataSource): Record<Kept['kind'], number> {
+  const kinds = { checkpoints: 0, matches: 0 };
+  for (const list of keptStores.get(ds)?.lists.values() ?? []) kinds[list.kind]++;
+  return kinds;
+}
+
 /** The lists being read (tests wait for them before the database closes). */
 export async function settleKeptLists(ds: DataSource): Promise<void> {
   const store = keptStores.get(ds);
@@ -426,8 +433,8 @@ async function pageFromKept(
     };
     const revision = `${REVISION} = ${bind(kept.revision)}::bigint`;
     const segments = checkpoint > 0 ? fromCheckpoint(walk, kept.keys[checkpoint], bind) : ['TRUE'];
-    const limit = bind(take);
-    const skipped = bind(skip);
+    const limit = `${bind(take)}::int`;
+    const skipped = `${bind(skip)}::int`;
     let ids: string;
     if (segments.length === 1) {
       ids = `SELECT r.id FROM requests.requests r WHERE ${where} AND ${segments[0]} AND ${revision}
