@@ -1,7 +1,5 @@
 import {
   IRIS_API,
-  REQUEST_API,
-  REQUEST_HEADERS,
   type AerialViewId,
   type CanGenerateAnswer,
   type GenerateAnswer,
@@ -10,22 +8,8 @@ import {
   type IrisCreateAnswer,
   type IrisSettings,
   type ReadyAnswer,
-  type RequestForm,
 } from '@portal/contracts';
-import { baseApi, type PortalError } from '@portal/web-kit';
-
-export interface CreateIrisRequestArgs {
-  form: RequestForm;
-  /** One per ordered location: a retried order is written once (Idempotency-Key). */
-  idempotencyKey: string;
-}
-
-/** What PUT /api/v1.0/request/ answered: 'created', with the new request's path and GRiP reference. */
-export interface CreateIrisRequestAnswer {
-  reply: string;
-  location: string | null;
-  gripReference: string | null;
-}
+import { baseApi } from '@portal/web-kit';
 
 /**
  * The IRiS screen's calls (spec 03 §7 "Requests and IRiS"): the request, the report, the imagery step and
@@ -35,26 +19,6 @@ export const irisApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     irisSettings: build.query<IrisSettings, void>({
       query: () => IRIS_API.settings,
-    }),
-    createIrisRequest: build.mutation<CreateIrisRequestAnswer, CreateIrisRequestArgs>({
-      async queryFn({ form, idempotencyKey }, _api, _extra, baseQuery) {
-        const result = await baseQuery({
-          url: REQUEST_API.create,
-          method: 'PUT',
-          body: form,
-          headers: { [REQUEST_HEADERS.idempotencyKey]: idempotencyKey },
-        });
-        if (result.error) return { error: result.error as PortalError };
-        const headers = (result.meta as { response?: Response } | undefined)?.response?.headers;
-        return {
-          data: {
-            reply: typeof result.data === 'string' ? result.data : JSON.stringify(result.data),
-            location: headers?.get(REQUEST_HEADERS.location) ?? null,
-            gripReference: headers?.get(REQUEST_HEADERS.gripReference) ?? null,
-          },
-        };
-      },
-      invalidatesTags: ['Request'],
     }),
     createIrisReport: build.mutation<IrisCreateAnswer, string>({
       query: (requestId) => ({ url: IRIS_API.create, method: 'PUT', body: { requestId } }),
@@ -105,7 +69,6 @@ export const irisApi = baseApi.injectEndpoints({
 
 export const {
   useIrisSettingsQuery,
-  useCreateIrisRequestMutation,
   useCreateIrisReportMutation,
   useLazyCanGenerateQuery,
   useLazyGeneratePdfQuery,
@@ -116,3 +79,6 @@ export const {
   usePostHighResMutation,
   usePostAerialMutation,
 } = irisApi;
+
+/** The IRIS request is created with the locator kit's request creation (shared with /savi and /avs). */
+export { useCreateRequestMutation as useCreateIrisRequestMutation } from '@portal/web-kit/locator';

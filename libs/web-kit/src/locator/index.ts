@@ -76,3 +76,10 @@ export {
   type MyReferences,
   type ReferenceFieldsProps,
 } from './references';
+// Request creation (PUT /api/v1.0/request/), for every screen that logs a request.
+export {
+  requestCreationApi,
+  useCreateRequestMutation,
+  type CreateRequestAnswer,
+  type CreateRequestArgs,
+} from './requestCreation';
