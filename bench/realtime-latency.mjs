@@ -85,7 +85,8 @@ async function makeRequest(base, database) {
     }),
   });
   if (res.status !== 201) throw new Error(`request not created: ${res.status} ${await res.text()}`);
-  return res.headers.get('location').split('/').filter(Boolean).pop();
+  // Location is /api/v1.0/request/{id}/any.
+  return /\/request\/([^/]+)\/any/.exec(res.headers.get('location'))[1];
 }
 
 export async function measureRealtimeLatency({ base, edits = 100, database = databaseUrl() }) {
