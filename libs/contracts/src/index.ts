@@ -9,3 +9,4 @@ export * from './validation';
 export * from './requests';
 export * from './requestAdmin';
 export * from './iris';
+export * from './reportBuilder';

@@ -33,9 +33,14 @@ describe('migrations', () => {
   it('creates the identity and reportbuilder schemas and the extensions', async () => {
     expect(await identityTables()).toEqual(IDENTITY_TABLES);
     const reportbuilderTables = await db.dataSource.query<{ table_name: string }[]>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'reportbuilder'`,
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'reportbuilder' ORDER BY table_name`,
     );
-    expect(reportbuilderTables).toEqual([{ table_name: 'rates' }]);
+    expect(reportbuilderTables.map((row) => row.table_name)).toEqual([
+      'rates',
+      'report_edits',
+      'report_versions',
+      'reports',
+    ]);
     const extensions = await db.dataSource.query<{ extname: string }[]>('SELECT extname FROM pg_extension');
     expect(extensions.map((row) => row.extname)).toEqual(expect.arrayContaining(['postgis', 'pg_trgm']));
   });

@@ -9,6 +9,7 @@ import { ConsoleJobs1764310000000 } from './1764310000000-ConsoleJobs';
 import { RequestPagerTotals1764320000000 } from './1764320000000-RequestPagerTotals';
 import { RiskLayers1764400000000 } from './1764400000000-RiskLayers';
 import { IrisReports1764410000000 } from './1764410000000-IrisReports';
+import { ReportBuilder1764500000000 } from './1764500000000-ReportBuilder';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   RequestPagerTotals1764320000000,
   RiskLayers1764400000000,
   IrisReports1764410000000,
+  ReportBuilder1764500000000,
 ];
