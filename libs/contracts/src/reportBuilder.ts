@@ -95,7 +95,10 @@ const Percent = Type.Number({ minimum: 0, maximum: 1000 });
 
 /** A request id (a UUID; checked by the service, so a malformed one is a 400 naming it). */
 export const RequestIdString = Type.String({ minLength: 1, maxLength: REPORT_LIMITS.id });
-/** Section IDs (the keys of the sections): letters, digits, '_' and '-'. */
+/**
+ * Section IDs (the keys of the sections): letters, digits, '_' and '-'. Checked by the service with the
+ * other problems of a save (a key pattern in the schema would make AJV drop such sections silently).
+ */
 export const SECTION_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 /** An amount as captured: a number, typed text ('13,500') or nothing (spec 02 §4.4 'Please select or type in value'). */
@@ -161,11 +164,9 @@ export const ReportSectionSchema = Type.Object({
 });
 
 /** Spec 02 §3: the sections of the request's savi report, keyed by section ID (in the order they were added). */
-export const ReportSectionsSchema = Type.Record(
-  Type.String({ pattern: SECTION_ID_PATTERN }),
-  ReportSectionSchema,
-  { maxProperties: REPORT_LIMITS.sections },
-);
+export const ReportSectionsSchema = Type.Record(Type.String(), ReportSectionSchema, {
+  maxProperties: REPORT_LIMITS.sections,
+});
 
 export type ReportMarkerBody = Static<typeof ReportMarkerSchema>;
 export type ReportFloorBody = Static<typeof ReportFloorSchema>;

@@ -4,7 +4,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * The SAVi report builder (issue 13; spec 02 §3), schema `reportbuilder` (its `rates` table is
  * services-admin's, migration 1763800000000):
  *
- * - `reports`: one per request — the sections (jsonb, the contract's ReportSections keyed by section ID),
+ * - `reports`: one per request — the sections (jsonb: an array of [section ID, section] in the report's
+ *   order, since a jsonb object does not keep its keys' order),
  *   the report details the builder edits (location, suburb, town, province, suburbTownCity, coordinates,
  *   vatPercentage), the extra field, comments and note, the totals of the last save (for the versions) and
  *   `version` for optimistic concurrency, with who saved it last.
@@ -22,8 +23,8 @@ export class ReportBuilder1764500000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE reportbuilder.reports (
         request_id uuid NOT NULL PRIMARY KEY REFERENCES requests.requests (id) ON DELETE CASCADE,
-        sections jsonb NOT NULL DEFAULT '{}'::jsonb
-          CONSTRAINT reports_sections_is_object CHECK (jsonb_typeof(sections) = 'object'),
+        sections jsonb NOT NULL DEFAULT '[]'::jsonb
+          CONSTRAINT reports_sections_is_array CHECK (jsonb_typeof(sections) = 'array'),
         details jsonb NOT NULL DEFAULT '{}'::jsonb
           CONSTRAINT reports_details_is_object CHECK (jsonb_typeof(details) = 'object'),
         extra_include boolean NOT NULL DEFAULT false,

@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import { authPlugin, createServiceApp, readKey, registerHealth, typed, type Redis } from '@portal/server-kit';
+import type { ReportBuilderConfig } from './config';
+import { reportRoutes } from './routes/reports';
+
+export interface ReportBuilderDeps {
+  ds: DataSource;
+  redis: Redis;
+}
+
+/** A report's sections travel whole with every save (a farm's report may hold hundreds of buildings). */
+const BODY_LIMIT = 4 * 1024 * 1024;
+
+/** The report builder as a Fastify app (tests drive it with inject; main.ts listens). */
+export async function buildApp(config: ReportBuilderConfig, deps: ReportBuilderDeps) {
+  const app = createServiceApp(config, { bodyLimit: BODY_LIMIT });
+  const ctx = { config, ds: deps.ds, redis: deps.redis };
+  // Verifies sessions only: identity alone holds the private key.
+  await app.register(authPlugin, {
+    publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
+    redis: deps.redis,
+    cookieSecure: config.cookieSecure,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+  });
+  registerHealth(app, 'reportbuilder', {
+    db: () => deps.ds.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+  });
+  await app.register(async (scope) => {
+    await reportRoutes(typed(scope), ctx);
+  });
+  return app;
+}

@@ -1,0 +1,399 @@
+import type { FastifyReply } from 'fastify';
+import {
+  AddressDetailsAnswer,
+  CommentsAnswer,
+  CommentsBody,
+  DetailsConflictAnswer,
+  ErrorAnswer,
+  ExtraFieldDescriptionBody,
+  ExtraFieldIncludedBody,
+  ExtraFieldValueBody,
+  NoteAnswer,
+  NoteBody,
+  REPORTBUILDER_API,
+  ReportDetails,
+  ReportIdQuery,
+  RequestIdParams,
+  SaveAddressBody,
+  SaveSectionsBody,
+  SectionsAnswer,
+  SectionsConflictAnswer,
+  TotalsAnswer,
+  VersionsAnswer,
+} from '@portal/contracts';
+import { formatMoney, type ReportSections } from '@portal/domain';
+import { badRequest, callerHooks, type Caller, type TypedFastify } from '@portal/server-kit';
+import type { ReportBuilderContext } from '../context';
+import {
+  REPORT_TEXT,
+  ReportConflict,
+  checkRead,
+  detailsAnswer,
+  extraFieldValue,
+  readReport,
+  saveReport,
+  sectionsAnswer,
+  sectionsOf,
+  totalsOf,
+  totalsSettingsOf,
+  versionOf,
+  addressAnswer,
+  type ReportChange,
+  type ReportState,
+} from '../store';
+import { sectionsProblems } from '../validation';
+import { reportVersions } from '../versions';
+
+const ERRORS = {
+  400: ErrorAnswer,
+  401: ErrorAnswer,
+  403: ErrorAnswer,
+  404: ErrorAnswer,
+  409: ErrorAnswer,
+} as const;
+const SECTIONS_ERRORS = { ...ERRORS, 409: SectionsConflictAnswer } as const;
+const DETAILS_ERRORS = { ...ERRORS, 409: DetailsConflictAnswer } as const;
+
+export const SAVE_TEXT = {
+  sections: (count: number) =>
+    `The sections cannot be saved: ${count === 1 ? 'one problem' : `${count} problems`} (see messages).`,
+} as const;
+
+/** Both spellings of a path: the spec writes some with a trailing slash and some without. */
+const both = (path: string) => {
+  const bare = path.replace(/\/+$/, '');
+  return [bare, `${bare}/`];
+};
+
+const BASE = '/api/v1.0/reportbuilder';
+const ROUTE = {
+  sections: `${BASE}/sections/:requestID`,
+  saveSections: REPORTBUILDER_API.saveSections,
+  comments: REPORTBUILDER_API.comments,
+  commentsOf: `${BASE}/requestComments/:requestID`,
+  note: REPORTBUILDER_API.note,
+  noteOf: `${BASE}/requestNote/:requestID`,
+  details: `${BASE}/requestDetails/:requestID`,
+  addressDetails: `${BASE}/requestReportAddressDetails/:requestID`,
+  saveAddress: REPORTBUILDER_API.saveAddress,
+  extraFieldIncluded: REPORTBUILDER_API.extraFieldIncluded,
+  extraFieldDescription: REPORTBUILDER_API.extraFieldDescription,
+  extraFieldValue: REPORTBUILDER_API.extraFieldValue,
+  totals: `${BASE}/totals/:requestID`,
+  versions: `${BASE}/versions/:requestID`,
+} as const;
+
+/** The request id of a call that may name it in the path, the body or the query (they must agree). */
+function requestIdOf(fromPath: string | undefined, fromBody: string | undefined): string {
+  if (fromPath !== undefined && fromBody !== undefined && fromPath.toLowerCase() !== fromBody.toLowerCase())
+    throw badRequest(REPORT_TEXT.idMismatch);
+  const id = fromPath ?? fromBody;
+  if (id === undefined || id === '') throw badRequest(REPORT_TEXT.idRequired);
+  return id;
+}
+
+const commentsAnswer = (state: ReportState) => ({
+  ID: state.request.id,
+  userID: state.row?.comments_user_id ?? null,
+  comment: state.row?.comments ?? '',
+  version: versionOf(state),
+});
+const noteAnswer = (state: ReportState) => ({
+  ID: state.request.id,
+  userID: state.row?.note_user_id ?? null,
+  note: { text: state.row?.note ?? '' },
+  version: versionOf(state),
+});
+
+/**
+ * The report builder's calls of spec 02 §7.1 without images and PDF: sections, comments, note, details,
+ * the report's address, the extra field, and the totals and submitted versions (ours). Reading: the
+ * request's owner and staff, in every status; saving: staff (admin, saviOperator, saviQC) while the request
+ * is Ready for QS, In progress, Pending or Query. Every save is one transaction under the request's row
+ * lock with the client's version checked (store.ts). Failures answer their status in the one error shape
+ * and are logged (server-kit); the screens stay silent about them (spec 02 §7.1, §8).
+ */
+export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext): Promise<void> {
+  const onRequest = callerHooks(app, ctx.ds);
+  const defaultVat = ctx.config.vatPercentage;
+
+  const read = async (id: string, caller: Caller) => {
+    const state = await readReport(ctx.ds, id, defaultVat);
+    checkRead(state, caller);
+    return state;
+  };
+  const save = (
+    id: string,
+    caller: Caller,
+    version: number | undefined,
+    what: string,
+    decide: (state: ReportState) => ReportChange,
+  ) => saveReport(ctx.ds, { id, caller, version, what, defaultVat }, decide);
+
+  /** A 409 with the report as it is now, in the answer's own shape (sections or details). */
+  const conflictReply = (
+    reply: FastifyReply,
+    error: unknown,
+    requestId: string,
+    current: (state: ReportState, caller: Caller) => unknown,
+  ) => {
+    if (!(error instanceof ReportConflict)) throw error;
+    reply.log.info({ status: 409, message: error.message }, 'request refused');
+    return reply.code(409).send({
+      statusCode: 409 as const,
+      error: 'Conflict',
+      message: error.message,
+      requestId,
+      current: current(error.state, error.caller),
+    });
+  };
+
+  // ------------------------------------------------------------------------------------------ sections
+
+  for (const url of both(ROUTE.sections))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: SectionsAnswer, ...ERRORS } } },
+      async (request) => sectionsAnswer(await read(request.params.requestID, request.caller), request.caller),
+    );
+
+  for (const url of both(ROUTE.saveSections))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: { body: SaveSectionsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
+      },
+      async (request, reply) => {
+        const { ID, sections, comment, version } = request.body;
+        try {
+          const after = await save(ID, request.caller, version, 'sections', (state) => {
+            const problems = sectionsProblems(sections as ReportSections, sectionsOf(state));
+            if (problems.length > 0) throw badRequest(SAVE_TEXT.sections(problems.length), problems);
+            const change: ReportChange = { sections: Object.entries(sections as ReportSections) };
+            if (comment !== undefined) {
+              change.comments = comment;
+              change.comments_user_id = request.caller.id;
+            }
+            return change;
+          });
+          return sectionsAnswer(after, request.caller);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, sectionsAnswer);
+        }
+      },
+    );
+
+  // ------------------------------------------------------------------------------- comments and note
+
+  for (const url of both(ROUTE.comments))
+    app.get(
+      url,
+      { onRequest, schema: { querystring: ReportIdQuery, response: { 200: CommentsAnswer, ...ERRORS } } },
+      async (request) => commentsAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
+    );
+  for (const url of both(ROUTE.commentsOf))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: CommentsAnswer, ...ERRORS } } },
+      async (request) => commentsAnswer(await read(request.params.requestID, request.caller)),
+    );
+  for (const path of [ROUTE.comments, ROUTE.commentsOf])
+    for (const url of both(path))
+      app.post(
+        url,
+        {
+          onRequest,
+          schema: {
+            ...(path === ROUTE.commentsOf ? { params: RequestIdParams } : {}),
+            body: CommentsBody,
+            response: { 200: CommentsAnswer, ...DETAILS_ERRORS },
+          },
+        },
+        async (request, reply) => {
+          const params = request.params as { requestID?: string } | undefined;
+          const id = requestIdOf(params?.requestID, request.body.ID);
+          try {
+            const after = await save(id, request.caller, request.body.version, 'comments', () => ({
+              comments: request.body.comment,
+              comments_user_id: request.caller.id,
+            }));
+            return commentsAnswer(after);
+          } catch (error) {
+            return conflictReply(reply, error, request.id, detailsAnswer);
+          }
+        },
+      );
+
+  for (const url of both(ROUTE.note))
+    app.get(
+      url,
+      { onRequest, schema: { querystring: ReportIdQuery, response: { 200: NoteAnswer, ...ERRORS } } },
+      async (request) => noteAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
+    );
+  for (const url of both(ROUTE.noteOf))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: NoteAnswer, ...ERRORS } } },
+      async (request) => noteAnswer(await read(request.params.requestID, request.caller)),
+    );
+  for (const path of [ROUTE.note, ROUTE.noteOf])
+    for (const url of both(path))
+      app.post(
+        url,
+        {
+          onRequest,
+          schema: {
+            ...(path === ROUTE.noteOf ? { params: RequestIdParams } : {}),
+            body: NoteBody,
+            response: { 200: NoteAnswer, ...DETAILS_ERRORS },
+          },
+        },
+        async (request, reply) => {
+          const params = request.params as { requestID?: string } | undefined;
+          const id = requestIdOf(params?.requestID, request.body.ID);
+          const { note } = request.body;
+          try {
+            const after = await save(id, request.caller, request.body.version, 'note', () => ({
+              note: typeof note === 'string' ? note : note.text,
+              note_user_id: request.caller.id,
+            }));
+            return noteAnswer(after);
+          } catch (error) {
+            return conflictReply(reply, error, request.id, detailsAnswer);
+          }
+        },
+      );
+
+  // ------------------------------------------------------------------------------ details and address
+
+  for (const url of both(ROUTE.details))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: ReportDetails, ...ERRORS } } },
+      async (request) => detailsAnswer(await read(request.params.requestID, request.caller), request.caller),
+    );
+
+  for (const url of both(ROUTE.addressDetails))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: AddressDetailsAnswer, ...ERRORS } } },
+      async (request) => addressAnswer(await read(request.params.requestID, request.caller)),
+    );
+
+  for (const url of both(ROUTE.saveAddress))
+    app.post(
+      url,
+      { onRequest, schema: { body: SaveAddressBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } } },
+      async (request, reply) => {
+        const { requestID, addressDetails, version } = request.body;
+        try {
+          const after = await save(requestID, request.caller, version, 'address', () => ({
+            details: {
+              location: addressDetails.location.trim(),
+              suburbTownCity: addressDetails.suburbTownCity.trim(),
+            },
+          }));
+          return detailsAnswer(after, request.caller);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, detailsAnswer);
+        }
+      },
+    );
+
+  // -------------------------------------------------------------------------------------- extra field
+
+  for (const url of both(ROUTE.extraFieldIncluded))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: { body: ExtraFieldIncludedBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+      },
+      async (request, reply) => {
+        const { requestID, included, version } = request.body;
+        try {
+          const after = await save(requestID, request.caller, version, 'extra field included', () => ({
+            extra_include: included,
+          }));
+          return detailsAnswer(after, request.caller);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, detailsAnswer);
+        }
+      },
+    );
+  for (const url of both(ROUTE.extraFieldDescription))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: { body: ExtraFieldDescriptionBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+      },
+      async (request, reply) => {
+        const { requestID, description, version } = request.body;
+        try {
+          const after = await save(requestID, request.caller, version, 'extra field description', () => ({
+            extra_description: description.trim(),
+          }));
+          return detailsAnswer(after, request.caller);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, detailsAnswer);
+        }
+      },
+    );
+  for (const url of both(ROUTE.extraFieldValue))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: { body: ExtraFieldValueBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+      },
+      async (request, reply) => {
+        const { requestID, value, version } = request.body;
+        const amount = extraFieldValue(value);
+        try {
+          const after = await save(requestID, request.caller, version, 'extra field value', () => ({
+            extra_value: amount,
+          }));
+          return detailsAnswer(after, request.caller);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, detailsAnswer);
+        }
+      },
+    );
+
+  // ----------------------------------------------------------------------------- totals and versions
+
+  for (const url of both(ROUTE.totals))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: TotalsAnswer, ...ERRORS } } },
+      async (request) => {
+        const state = await read(request.params.requestID, request.caller);
+        const totals = totalsOf(state);
+        return {
+          ID: state.request.id,
+          version: versionOf(state),
+          settings: totalsSettingsOf(state),
+          totals,
+          formatted: {
+            extraField: formatMoney(totals.extraField),
+            subtotal: formatMoney(totals.subtotal),
+            professionalFee: formatMoney(totals.professionalFee),
+            vat: formatMoney(totals.vat),
+            grandTotal: formatMoney(totals.grandTotal),
+          },
+        };
+      },
+    );
+
+  for (const url of both(ROUTE.versions))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: VersionsAnswer, ...ERRORS } } },
+      async (request) => {
+        const state = await read(request.params.requestID, request.caller);
+        return { ID: state.request.id, ...(await reportVersions(ctx.ds, state)) };
+      },
+    );
+}
