@@ -106,9 +106,44 @@ describe('the portal table', () => {
     expect(ROUTES.find((route) => route.prefix === '/realtime/')?.websocket).toBe(true);
   });
 
+  it('sends the report builder its calls and images, keeping rates and the console calls elsewhere', () => {
+    for (const url of [
+      '/api/v1.0/reportbuilder/sections/6f1c',
+      '/api/v1.0/reportbuilder/section',
+      '/api/v1.0/reportbuilder/section/',
+      '/api/v1.0/reportbuilder/requestComments?ID=6f1c',
+      '/api/v1.0/reportbuilder/requestExtraField/value',
+      '/api/v1.0/reportbuilder/totals/6f1c/',
+      '/api/v1.0/reportbuilder/savi/6f1c/download',
+      '/api/v1.0/reportbuilder/report/6f1c/savi/south%20africa/KMI/full',
+      '/api/v1.0/reportbuilder/image/thumbnails/6f1c',
+      '/api/v1.0/reportbuilder/savi/markInvoicedx',
+      '/reportbuilder/assets/uploads/6f1c/property-base-image-cropped.png',
+    ]) {
+      expect([url, serviceOf(url, ROUTES)]).toEqual([url, 'reportbuilder']);
+    }
+    expect(serviceOf('/api/v1.0/reportbuilder/rates', ROUTES)).toBe('services-admin');
+    expect(serviceOf('/api/v1.0/reportbuilder/rates/6f1c', ROUTES)).toBe('services-admin');
+    for (const url of [
+      '/api/v1.0/reportbuilder/savi/markInvoiced',
+      '/api/v1.0/reportbuilder/savi/markInvoiced/',
+      '/api/v1.0/reportbuilder/savi/createzip/',
+      '/api/v1.0/reportbuilder/savi/downloadzip/7',
+    ])
+      expect([url, serviceOf(url, ROUTES)]).toEqual([url, 'requests']);
+    expect(serviceOf('/reportbuilder/property-overview', ROUTES)).toBeUndefined();
+  });
+
   it('routes to every service of the table except the workers', () => {
     const routed = new Set(ROUTES.map((route) => route.service));
-    expect([...routed].sort()).toEqual(['identity', 'iris', 'locator', 'requests', 'services-admin']);
+    expect([...routed].sort()).toEqual([
+      'identity',
+      'iris',
+      'locator',
+      'reportbuilder',
+      'requests',
+      'services-admin',
+    ]);
   });
 
   it('keeps the own-services list and users/me with identity, and nothing else below /users', () => {
@@ -117,7 +152,8 @@ describe('the portal table', () => {
     expect(serviceOf('/api/v1.0/users/me', ROUTES)).toBe('identity');
     expect(serviceOf('/api/v1.0/users/other', ROUTES)).toBeUndefined();
     expect(serviceOf('/api/v1.0/userx', ROUTES)).toBeUndefined();
-    expect(serviceOf('/api/v1.0/reportbuilder/ratesheet', ROUTES)).toBeUndefined();
+    // Not a rates path: the report builder answers it (its 404).
+    expect(serviceOf('/api/v1.0/reportbuilder/ratesheet', ROUTES)).toBe('reportbuilder');
   });
 });
 
@@ -150,6 +186,7 @@ describe('proxyMountPaths', () => {
       '/api',
       '/api/*',
       '/realtime/*',
+      '/reportbuilder/assets/uploads/*',
     ]);
   });
 });
