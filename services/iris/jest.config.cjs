@@ -1,1 +1,5 @@
-module.exports = { ...require('../../tools/jest.preset.cjs'), testEnvironment: 'node', displayName: '@portal/iris' };
+module.exports = {
+  ...require('../../tools/jest.preset.cjs'),
+  testEnvironment: 'node',
+  displayName: '@portal/iris',
+};
