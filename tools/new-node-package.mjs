@@ -1,5 +1,6 @@
 // Writes the standard package.json / tsconfig / jest config of a Node (server-side) project.
 // Usage: node tools/new-node-package.mjs <dir> <@portal/name> [internal deps...] [--app]
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 const args = process.argv.slice(2);
@@ -41,3 +42,16 @@ if (!existsSync(join(dir, 'jest.config.cjs')))
     join(dir, 'jest.config.cjs'),
     `module.exports = { ...require('${root}/tools/jest.preset.cjs'), testEnvironment: 'node', displayName: '${name}' };\n`,
   );
+// In the workspace's style from the start (`npm test` checks formatting).
+spawnSync(
+  process.execPath,
+  [
+    'node_modules/.bin/prettier',
+    '--write',
+    '--log-level=warn',
+    join(dir, 'package.json'),
+    join(dir, 'tsconfig.json'),
+    join(dir, 'jest.config.cjs'),
+  ],
+  { stdio: 'inherit' },
+);
