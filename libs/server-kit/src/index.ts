@@ -11,3 +11,4 @@ export * from './server';
 export * from './storage';
 export * from './caller';
 export * from './worker-endpoints';
+export * from './service-app';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
+import { createSessionServiceApp, typed } from '@portal/server-kit';
 import type { LocatorConfig } from './config';
 import { avsRoutes } from './routes/avs';
 import { imageryRoutes } from './routes/imagery';
@@ -14,19 +14,9 @@ export interface LocatorDeps {
 
 /** The locator service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {
-  const app = createServiceApp(config);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
+  const app = await createSessionServiceApp(config, deps);
   const ctx = { config, ds: deps.ds, redis: deps.redis };
-  // Verifies sessions only: identity alone holds the private key.
-  await app.register(authPlugin, {
-    publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
-    redis: deps.redis,
-    cookieSecure: config.cookieSecure,
-    sessionTtlSeconds: config.sessionTtlSeconds,
-  });
-  registerHealth(app, 'locator', {
-    db: () => deps.ds.query('SELECT 1'),
-    redis: () => deps.redis.ping(),
-  });
   await app.register(async (scope) => {
     await avsRoutes(typed(scope), ctx);
     await tileRoutes(typed(scope), ctx);

@@ -1,13 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import {
-  authPlugin,
-  createServiceApp,
-  createStorage,
-  readKey,
-  registerHealth,
-  typed,
-} from '@portal/server-kit';
+import { createSessionServiceApp, createStorage, typed } from '@portal/server-kit';
 import type { RequestsConfig } from './config';
 import { createConsoleQueue } from './jobs/consoleJobs';
 import { attachRealtime } from './realtime';
@@ -22,19 +15,9 @@ export interface RequestsDeps {
 
 /** The requests service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
-  const app = createServiceApp(config);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
+  const app = await createSessionServiceApp(config, deps);
   const ctx = { config, ds: deps.ds, redis: deps.redis };
-  // Verifies sessions only: identity alone holds the private key.
-  await app.register(authPlugin, {
-    publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
-    redis: deps.redis,
-    cookieSecure: config.cookieSecure,
-    sessionTtlSeconds: config.sessionTtlSeconds,
-  });
-  registerHealth(app, 'requests', {
-    db: () => deps.ds.query('SELECT 1'),
-    redis: () => deps.redis.ping(),
-  });
   await app.register(async (scope) => {
     await requestRoutes(typed(scope), ctx);
   });

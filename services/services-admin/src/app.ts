@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { authPlugin, createServiceApp, readKey, registerHealth, typed } from '@portal/server-kit';
+import { createSessionServiceApp, typed } from '@portal/server-kit';
 import { guards } from './access';
 import type { ServicesAdminConfig } from './config';
 import { settleKeptLists } from './page-for-model';
@@ -17,19 +17,9 @@ export interface ServicesAdminDeps {
 
 /** The services-admin service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminDeps) {
-  const app = createServiceApp(config);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
+  const app = await createSessionServiceApp(config, deps);
   const ctx = { config, ds: deps.ds, redis: deps.redis };
-  // Verifies sessions only: identity alone holds the private key.
-  await app.register(authPlugin, {
-    publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
-    redis: deps.redis,
-    cookieSecure: config.cookieSecure,
-    sessionTtlSeconds: config.sessionTtlSeconds,
-  });
-  registerHealth(app, 'services-admin', {
-    db: () => deps.ds.query('SELECT 1'),
-    redis: () => deps.redis.ping(),
-  });
   // Lists of the users grid still being read in the background finish before the pool closes.
   app.addHook('onClose', () => settleKeptLists(deps.ds));
   const guard = guards(app, deps.ds);
