@@ -1,3 +1,4 @@
+import { rolesOf } from '@portal/domain';
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SESSION_COOKIE, type SessionClaims } from '@portal/contracts';
@@ -32,6 +33,34 @@ export function signTestSession(
   const signature = createSign('RSA-SHA256').update(unsigned).sign(readFileSync(privateKeyFile));
   return `${unsigned}.${signature.toString('base64url')}`;
 }
+
+/** A user as the tests read it (libs/db's UserEntity): what identity puts in the session's claims. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+  ratesEditor: boolean;
+  saviOperator: boolean;
+  saviQC: boolean;
+  groupId: string | null;
+  claimsUser: boolean;
+}
+
+/** The session token identity would sign for `user` (its roles from its flags), for tests. */
+export const signTestSessionFor = (privateKeyFile: string, user: SessionUser, ttlSeconds?: number) =>
+  signTestSession(
+    privateKeyFile,
+    {
+      sub: user.id,
+      email: user.email,
+      name: user.name,
+      roles: rolesOf(user),
+      groupId: user.groupId,
+      claimsUser: user.claimsUser,
+    },
+    ttlSeconds,
+  );
 
 /** The Cookie header carrying a session token. */
 export const sessionCookieHeader = (token: string) => `${SESSION_COOKIE}=${token}`;

@@ -17,12 +17,11 @@ import {
   type IrisCreateAnswer,
   type ReadyAnswer,
 } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { findSharedDataDir, importRiskLayers } from '@portal/geo';
 import { BrowserPool, pdfText, startPdfWorker } from '@portal/pdf-jobs';
 import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadIrisConfig, type IrisConfig } from './config';
 import { openDatabase } from './database';
@@ -127,14 +126,7 @@ async function call(
   let cookies: Record<string, string> = {};
   if (email) {
     const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-    const token = signTestSession(privateKeyFile, {
-      sub: user.id,
-      email: user.email,
-      name: user.name,
-      roles: rolesOf(user),
-      groupId: user.groupId,
-      claimsUser: user.claimsUser,
-    });
+    const token = signTestSessionFor(privateKeyFile, user);
     cookies = { [SESSION_COOKIE]: token };
   }
   return app.inject({ method, url, payload, cookies, headers });

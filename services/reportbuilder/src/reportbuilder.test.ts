@@ -15,10 +15,10 @@ import {
   type TotalsAnswer,
   type VersionsAnswer,
 } from '@portal/contracts';
-import { BUILDING_WARNING, REPORT_BUILDER_ERROR, rolesOf } from '@portal/domain';
+import { BUILDING_WARNING, REPORT_BUILDER_ERROR } from '@portal/domain';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadReportBuilderConfig } from './config';
 import { openDatabase } from './database';
@@ -70,14 +70,7 @@ async function call(email: string | null, method: 'GET' | 'POST', url: string, p
   if (email) {
     const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
     cookies = {
-      [SESSION_COOKIE]: signTestSession(privateKeyFile, {
-        sub: user.id,
-        email: user.email,
-        name: user.name,
-        roles: rolesOf(user),
-        groupId: user.groupId,
-        claimsUser: user.claimsUser,
-      }),
+      [SESSION_COOKIE]: signTestSessionFor(privateKeyFile, user),
     };
   }
   return app.inject({ method, url, payload, cookies });

@@ -7,10 +7,9 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { REQUEST_ADMIN_API, SESSION_COOKIE, type ConsoleJob } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
@@ -79,14 +78,7 @@ function startWorker(options: { lockDuration?: number; stalledInterval?: number;
 
 async function call(email: string, method: 'GET' | 'POST', url: string, payload?: object) {
   const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-  const token = signTestSession(privateKeyFile, {
-    sub: user.id,
-    email: user.email,
-    name: user.name,
-    roles: rolesOf(user),
-    groupId: user.groupId,
-    claimsUser: user.claimsUser,
-  });
+  const token = signTestSessionFor(privateKeyFile, user);
   return app.inject({ method, url, payload, cookies: { [SESSION_COOKIE]: token } });
 }
 

@@ -15,10 +15,10 @@ import {
   type RequestRow,
   type RequestUpdatedEvent,
 } from '@portal/contracts';
-import { OVERRIDE_QUERY_COMMENT, QC_CHECKS, QS_CHECKS, rolesOf } from '@portal/domain';
+import { OVERRIDE_QUERY_COMMENT, QC_CHECKS, QS_CHECKS } from '@portal/domain';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
@@ -72,14 +72,7 @@ async function call(email: string | null, method: InjectOptions['method'], url: 
   if (email) {
     const user = await userByEmail(email);
     cookies = {
-      [SESSION_COOKIE]: signTestSession(privateKeyFile, {
-        sub: user.id,
-        email: user.email,
-        name: user.name,
-        roles: rolesOf(user),
-        groupId: user.groupId,
-        claimsUser: user.claimsUser,
-      }),
+      [SESSION_COOKIE]: signTestSessionFor(privateKeyFile, user),
     };
   }
   return app.inject({ method, url, payload, cookies });

@@ -12,10 +12,9 @@ import {
   SESSION_COOKIE,
   type RequestRow,
 } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
@@ -55,14 +54,7 @@ afterAll(async () => {
 
 const cookieOf = async (email: string) => {
   const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-  const token = signTestSession(privateKeyFile, {
-    sub: user.id,
-    email: user.email,
-    name: user.name,
-    roles: rolesOf(user),
-    groupId: user.groupId,
-    claimsUser: user.claimsUser,
-  });
+  const token = signTestSessionFor(privateKeyFile, user);
   return { user, cookie: `${SESSION_COOKIE}=${token}` };
 };
 

@@ -13,10 +13,9 @@ import {
   type RequestMapAnswer,
   type RequestRecord,
 } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
 import { GroupEntity, UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
@@ -67,15 +66,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------------
 // Sessions: signed here with the throwaway private key, with the claims identity would put in them.
 
-const signSession = (user: UserEntity) =>
-  signTestSession(privateKeyFile, {
-    sub: user.id,
-    email: user.email,
-    name: user.name,
-    roles: rolesOf(user),
-    groupId: user.groupId,
-    claimsUser: user.claimsUser,
-  });
+const signSession = (user: UserEntity) => signTestSessionFor(privateKeyFile, user);
 
 const userByEmail = (email: string) => db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
 

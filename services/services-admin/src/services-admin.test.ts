@@ -6,7 +6,6 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { ADMIN_API, SESSION_COOKIE, type AdminGroup, type AdminUser, type RateRow } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
 import {
   AuditRecordEntity,
   GroupEntity,
@@ -17,7 +16,7 @@ import {
   type TestDatabase,
 } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadServicesAdminConfig } from './config';
 import { openDatabase } from './database';
@@ -53,15 +52,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------------
 // Sessions: signed here with the throwaway private key, with the claims identity would put in them.
 
-const signSession = (user: UserEntity) =>
-  signTestSession(privateKeyFile, {
-    sub: user.id,
-    email: user.email,
-    name: user.name,
-    roles: rolesOf(user),
-    groupId: user.groupId,
-    claimsUser: user.claimsUser,
-  });
+const signSession = (user: UserEntity) => signTestSessionFor(privateKeyFile, user);
 
 const users = () => db.dataSource.getRepository(UserEntity);
 const groups = () => db.dataSource.getRepository(GroupEntity);
