@@ -34,6 +34,7 @@ export const TEXT = {
   precinct: 'Police precinct',
   matchPrecinct: 'the property lies in this precinct',
   matchNearest: 'nearest station (no precinct boundaries here)',
+  stationDistance: (distance: string) => `; the police station is ${distance} away`,
   burglaryBusiness: 'Burglary at non-residential premises',
   burglaryResidential: 'Burglary at residential premises',
   maliciousDamage: 'Malicious damage to property',

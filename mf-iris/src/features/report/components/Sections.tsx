@@ -102,7 +102,7 @@ export function CrimeSection({ data }: { data: CrimeData }) {
         {TEXT.precinct}: <strong>{data.precinctName ?? TEXT.notKnown}</strong>
         {data.match &&
           ` (${data.match === 'precinct' ? TEXT.matchPrecinct : TEXT.matchNearest}${
-            data.stationDistance !== null ? `, ${formatDistance(data.stationDistance)}` : ''
+            data.stationDistance !== null ? TEXT.stationDistance(formatDistance(data.stationDistance)) : ''
           })`}
       </Typography>
       <CrimeLatest series={series} />
