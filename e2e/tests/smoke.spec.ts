@@ -36,6 +36,12 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
         routes: ['/iris'],
         roles: ['authenticated'],
       },
+      {
+        name: 'reportBuilder',
+        entry: '/remotes/reportBuilder/mf-manifest.json',
+        routes: ['/reportbuilder'],
+        roles: ['admin', 'saviOperator', 'saviQC'],
+      },
     ],
   });
 });

@@ -1,0 +1,171 @@
+import {
+  ADMIN_API,
+  REPORTBUILDER_API,
+  REQUEST_ADMIN_API,
+  REQUEST_API,
+  type CommentsAnswer,
+  type NoteAnswer,
+  type RatesAnswer,
+  type ReportDetails,
+  type ReportSectionsBody,
+  type RequestRecord,
+  type SectionsAnswer,
+  type SubmitBody,
+  type TotalsAnswer,
+} from '@portal/contracts';
+import { baseApi } from '@portal/web-kit';
+import { versionSeen } from '../state/versionSlice';
+
+const reportTag = (id: string) => ({ type: 'Report' as const, id });
+
+/**
+ * Keeps the version of every answer that carries one (one version covers the whole report). On a 409 the
+ * report changed meanwhile: every cached part of it is fetched again.
+ */
+const trackVersion =
+  (requestIdOf: (arg: never) => string) =>
+  async (
+    arg: never,
+    {
+      dispatch,
+      queryFulfilled,
+    }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: unknown }> },
+  ) => {
+    const requestID = requestIdOf(arg);
+    try {
+      const { data } = await queryFulfilled;
+      const version = (data as { version?: unknown } | null)?.version;
+      if (typeof version === 'number') dispatch(versionSeen({ requestID, version }));
+    } catch {
+      // The caller handles (or logs) the failure.
+    }
+  };
+
+export interface SaveSectionsArgs {
+  ID: string;
+  sections: ReportSectionsBody;
+  version: number | undefined;
+}
+
+/** The report builder's calls (spec 02 §7.1, libs/contracts REPORTBUILDER_API) and the few it borrows. */
+export const reportBuilderApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    reportSections: build.query<SectionsAnswer, string>({
+      query: (id) => REPORTBUILDER_API.sections(id),
+      providesTags: (_a, _e, id) => [reportTag(id)],
+      onQueryStarted: trackVersion((id: string) => id),
+    }),
+    saveSections: build.mutation<SectionsAnswer, SaveSectionsArgs>({
+      query: (body) => ({ url: REPORTBUILDER_API.saveSections, method: 'POST', body }),
+      // A save changes the totals (and the version every part answers with); a 409 means it changed.
+      invalidatesTags: (_a, error, { ID }) =>
+        error && error.status !== 409
+          ? []
+          : [{ type: 'Report', id: `${ID}:totals` }, ...(error ? [reportTag(ID)] : [])],
+      async onQueryStarted(args, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(versionSeen({ requestID: args.ID, version: data.version }));
+          dispatch(reportBuilderApi.util.upsertQueryData('reportSections', args.ID, data));
+        } catch {
+          // Handled by the caller.
+        }
+      },
+    }),
+    reportDetails: build.query<ReportDetails, string>({
+      query: (id) => REPORTBUILDER_API.details(id),
+      providesTags: (_a, _e, id) => [reportTag(id)],
+      onQueryStarted: trackVersion((id: string) => id),
+    }),
+    reportTotals: build.query<TotalsAnswer, string>({
+      query: (id) => REPORTBUILDER_API.totals(id),
+      providesTags: (_a, _e, id) => [reportTag(id), { type: 'Report', id: `${id}:totals` }],
+    }),
+    reportComments: build.query<CommentsAnswer, string>({
+      query: (id) => REPORTBUILDER_API.commentsOf(id),
+      providesTags: (_a, _e, id) => [reportTag(id)],
+      onQueryStarted: trackVersion((id: string) => id),
+    }),
+    saveComments: build.mutation<CommentsAnswer, { ID: string; comment: string; version?: number }>({
+      query: (body) => ({ url: REPORTBUILDER_API.comments, method: 'POST', body }),
+      invalidatesTags: (_a, error, { ID }) => (error?.status === 409 ? [reportTag(ID)] : []),
+      onQueryStarted: trackVersion(({ ID }: { ID: string }) => ID),
+    }),
+    reportNote: build.query<NoteAnswer, string>({
+      query: (id) => REPORTBUILDER_API.noteOf(id),
+      providesTags: (_a, _e, id) => [reportTag(id)],
+      onQueryStarted: trackVersion((id: string) => id),
+    }),
+    saveNote: build.mutation<NoteAnswer, { ID: string; note: string; version?: number }>({
+      query: (body) => ({ url: REPORTBUILDER_API.note, method: 'POST', body }),
+      invalidatesTags: (_a, error, { ID }) => (error?.status === 409 ? [reportTag(ID)] : []),
+      onQueryStarted: trackVersion(({ ID }: { ID: string }) => ID),
+    }),
+    /** The extra field's three calls (spec 02 §7.1): each answers the report details. */
+    saveExtraField: build.mutation<
+      ReportDetails,
+      { requestID: string; version?: number } & (
+        | { field: 'included'; included: boolean }
+        | { field: 'description'; description: string }
+        | { field: 'value'; value: string }
+      )
+    >({
+      query: ({ field, ...body }) => ({
+        url:
+          field === 'included'
+            ? REPORTBUILDER_API.extraFieldIncluded
+            : field === 'description'
+              ? REPORTBUILDER_API.extraFieldDescription
+              : REPORTBUILDER_API.extraFieldValue,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: (_a, error, { requestID }) =>
+        error && error.status !== 409
+          ? []
+          : [{ type: 'Report', id: `${requestID}:totals` }, ...(error ? [reportTag(requestID)] : [])],
+      async onQueryStarted(args, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(versionSeen({ requestID: args.requestID, version: data.version }));
+          dispatch(reportBuilderApi.util.upsertQueryData('reportDetails', args.requestID, data));
+        } catch {
+          // Handled by the caller.
+        }
+      },
+    }),
+    /** GET request/{id}/any: the request with its group and point. */
+    reportRequest: build.query<RequestRecord, string>({
+      query: (id) => REQUEST_API.any(id),
+      providesTags: (_a, _e, id) => [{ type: 'Request', id }],
+    }),
+    /** The group's rate table (services-admin). */
+    groupRates: build.query<RatesAnswer, string>({
+      query: (groupID) => ADMIN_API.rates(groupID),
+      providesTags: (_a, _e, groupID) => [{ type: 'Rates', id: groupID }],
+    }),
+    /** Spec 02 §2.3: submit report sends the request to QC check. */
+    submitReport: build.mutation<unknown, SubmitBody>({
+      query: (body) => ({ url: REQUEST_ADMIN_API.submit, method: 'POST', body }),
+      invalidatesTags: (_a, _e, { _id }) => [
+        { type: 'Request', id: _id },
+        { type: 'Request', id: 'PAGE' },
+      ],
+    }),
+  }),
+});
+
+export const {
+  useReportSectionsQuery,
+  useSaveSectionsMutation,
+  useReportDetailsQuery,
+  useReportTotalsQuery,
+  useReportCommentsQuery,
+  useSaveCommentsMutation,
+  useReportNoteQuery,
+  useSaveNoteMutation,
+  useSaveExtraFieldMutation,
+  useReportRequestQuery,
+  useGroupRatesQuery,
+  useSubmitReportMutation,
+} = reportBuilderApi;

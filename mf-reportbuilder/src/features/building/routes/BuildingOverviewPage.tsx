@@ -1,0 +1,3 @@
+export function BuildingOverviewPage() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function SectionOverviewPage() {
+  return null;
+}
