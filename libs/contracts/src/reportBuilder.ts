@@ -443,8 +443,14 @@ export const ImageBody = Type.Object({
 });
 export const CropImageBody = Type.Object({
   requestID: RequestIdString,
+  /** The source: a base image's or an upload's file name (or URL) of the request. */
   image: Type.String({ maxLength: 500 }),
   sectionID: Type.Optional(Type.String({ maxLength: REPORT_LIMITS.id })),
+  /**
+   * The target (as ImageBody.type: property, section/{n}, building/{n}/{m}, …); optional when `image` is
+   * the target's base image (or, with sectionID alone, the section).
+   */
+  type: Type.Optional(Type.String({ maxLength: 200 })),
   x: Type.Number(),
   y: Type.Number(),
   width: Type.Number({ minimum: 1 }),

@@ -1,11 +1,23 @@
 import type { DataSource } from 'typeorm';
-import { authPlugin, createServiceApp, readKey, registerHealth, typed, type Redis } from '@portal/server-kit';
+import {
+  authPlugin,
+  createServiceApp,
+  createStorage,
+  readKey,
+  registerHealth,
+  typed,
+  type Redis,
+  type Storage,
+} from '@portal/server-kit';
 import type { ReportBuilderConfig } from './config';
+import { imageRoutes } from './routes/images';
 import { reportRoutes } from './routes/reports';
 
 export interface ReportBuilderDeps {
   ds: DataSource;
   redis: Redis;
+  /** Images' storage (default: local disk at config.storageDir). */
+  storage?: Storage;
 }
 
 /** A report's sections travel whole with every save (a farm's report may hold hundreds of buildings). */
@@ -28,6 +40,11 @@ export async function buildApp(config: ReportBuilderConfig, deps: ReportBuilderD
   });
   await app.register(async (scope) => {
     await reportRoutes(typed(scope), ctx);
+  });
+  const storage = deps.storage ?? createStorage({ driver: 'local', dir: config.storageDir });
+  const limits = { maxBytes: config.imageMaxBytes, maxPixels: config.imageMaxPixels };
+  await app.register(async (scope) => {
+    await imageRoutes(typed(scope), { ...ctx, storage, limits, bodyLimit: config.imageBodyLimit });
   });
   return app;
 }

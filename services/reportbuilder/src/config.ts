@@ -1,11 +1,21 @@
+import { join } from 'node:path';
 import { DEFAULT_VAT_PERCENTAGE } from '@portal/contracts';
-import { loadBaseConfig, type BaseConfig } from '@portal/server-kit';
+import { intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
 
 export interface ReportBuilderConfig extends BaseConfig {
   /** The VAT rate (percent) a new report starts with (spec 02 §3 vatPercentage; South Africa's 15 %). */
   vatPercentage: number;
   /** Prefix of this service's BullMQ keys (the report PDF's queue, next: tests and benches queue apart). */
   queuePrefix: string;
+  /**
+   * Local-disk storage of the report images and PDFs; shared with services/requests (its zip reads
+   * `reports/savi/{requestID}.pdf`), so both default to VAR_DIR/storage (`STORAGE_DIR` moves it).
+   */
+  storageDir: string;
+  /** Images (issue 13): the largest upload or pasted picture (bytes) and picture (pixels); base64 body limit. */
+  imageMaxBytes: number;
+  imageMaxPixels: number;
+  imageBodyLimit: number;
 }
 
 /** services/reportbuilder: port 3003 (`PORT` overrides). */
@@ -18,5 +28,9 @@ export function loadReportBuilderConfig(
     ...base,
     vatPercentage: Number.isFinite(vat) && vat >= 0 && vat <= 100 ? vat : DEFAULT_VAT_PERCENTAGE,
     queuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || 'portal',
+    storageDir: env.STORAGE_DIR?.trim() || join(base.varDir, 'storage'),
+    imageMaxBytes: intFromEnv(env, 'REPORTBUILDER_IMAGE_MAX_BYTES', 15 * 1024 * 1024),
+    imageMaxPixels: intFromEnv(env, 'REPORTBUILDER_IMAGE_MAX_PIXELS', 50_000_000),
+    imageBodyLimit: intFromEnv(env, 'REPORTBUILDER_IMAGE_BODY_LIMIT', 22 * 1024 * 1024),
   };
 }

@@ -10,6 +10,7 @@ import { RequestPagerTotals1764320000000 } from './1764320000000-RequestPagerTot
 import { RiskLayers1764400000000 } from './1764400000000-RiskLayers';
 import { IrisReports1764410000000 } from './1764410000000-IrisReports';
 import { ReportBuilder1764500000000 } from './1764500000000-ReportBuilder';
+import { ReportImages1764510000000 } from './1764510000000-ReportImages';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   RiskLayers1764400000000,
   IrisReports1764410000000,
   ReportBuilder1764500000000,
+  ReportImages1764510000000,
 ];

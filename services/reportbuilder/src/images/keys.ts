@@ -106,7 +106,8 @@ export const improvementImageName = (
 /** The storage key of a request's image: `reportbuilder/uploads/{requestID}/{fileName}`. */
 export function imageKey(requestID: string, fileName: string): string {
   if (!isImageId(requestID)) throw new Error(`Invalid request ID for an image key`);
-  if (!isImageFileName(fileName)) throw new Error(`Invalid image file name '${String(fileName).slice(0, 80)}'`);
+  if (!isImageFileName(fileName))
+    throw new Error(`Invalid image file name '${String(fileName).slice(0, 80)}'`);
   return `${IMAGE_KEY_PREFIX}/${requestID}/${fileName}`;
 }
 

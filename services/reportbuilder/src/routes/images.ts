@@ -1,0 +1,486 @@
+import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import {
+  CopyImageBody,
+  CropImageBody,
+  ErrorAnswer,
+  ImageBody,
+  REPORTBUILDER_API,
+  RearrangeImagesBody,
+} from '@portal/contracts';
+import {
+  HttpError,
+  badRequest,
+  callerHooks,
+  notFound,
+  type Storage,
+  type TypedFastify,
+} from '@portal/server-kit';
+import type { ReportBuilderContext } from '../context';
+import { checkImageRead, setUploads, uploadsOf, withImageEdit } from '../images/access';
+import {
+  imageContentType,
+  imageFileName,
+  imageKey,
+  imageUrl,
+  isImageFileName,
+  isImageId,
+  isUploadFileName,
+  targetOfBaseName,
+  uploadFileName,
+  uploadThumbnailName,
+  type ImageTarget,
+  type ImageVariant,
+} from '../images/keys';
+import {
+  IMAGE_TEXT,
+  base64Bytes,
+  cropImage,
+  decodeImage,
+  thumbnail,
+  type ImageLimits,
+} from '../images/process';
+import { parseTargetType, targetOf } from '../images/targets';
+
+const ERRORS = {
+  400: ErrorAnswer,
+  401: ErrorAnswer,
+  403: ErrorAnswer,
+  404: ErrorAnswer,
+  409: ErrorAnswer,
+  413: ErrorAnswer,
+} as const;
+
+export const IMAGES_TEXT = {
+  sendFile:
+    "Send the picture as multipart/form-data: the field 'requestID', then the file in the field 'file'.",
+  noSource: (image: string) => `No image '${image.slice(0, 120)}' of this request to crop.`,
+  badSource: (image: string) =>
+    `'${image.slice(0, 120)}' is not an image of this request: name a base image (…-base-image.png) or an upload.`,
+  noTarget: 'Say which image the crop is for: type (e.g. section/3) or a base image as image.',
+  nothingToCopy: 'There is no cropped image to copy.',
+  badIndex: (count: number) =>
+    count === 0
+      ? 'This request has no uploaded images to rearrange.'
+      : `sourceIndex and destinationIndex must be between 0 and ${count - 1}.`,
+  badFileName: 'Not an image name.',
+  noFile: 'No such image.',
+  badId: 'Identifiers hold only letters, digits, "_" and "-" (1 to 64 characters).',
+} as const;
+
+const both = (path: string) => {
+  const bare = path.replace(/\/+$/, '');
+  return [bare, `${bare}/`];
+};
+
+const BASE = '/api/v1.0/reportbuilder';
+const ROUTE = {
+  image: REPORTBUILDER_API.image,
+  crop: REPORTBUILDER_API.imageCrop,
+  copy: REPORTBUILDER_API.imageCopy,
+  rearrange: REPORTBUILDER_API.imageRearrange,
+  upload: REPORTBUILDER_API.upload,
+  thumbnails: `${BASE}/image/thumbnails/:requestID`,
+  exists: `${BASE}/image/:requestID/:type/:first/:second/:third`,
+  deleteSection: `${BASE}/image/:requestID/:sectionID`,
+  deleteBuilding: `${BASE}/image/:requestID/:sectionID/:buildingID`,
+  assets: '/reportbuilder/assets/uploads/:requestID/:fileName',
+} as const;
+
+/** Browsers keep an image this long, then ask again with If-None-Match (names are reused on a new crop). */
+const ASSET_CACHE_CONTROL = 'private, max-age=60, must-revalidate';
+
+const StoredImage = Type.Object({
+  name: Type.String(),
+  url: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+});
+const ImageAnswer = Type.Object({ success: Type.Boolean(), image: StoredImage });
+const CropAnswer = Type.Object({
+  success: Type.Boolean(),
+  image: StoredImage,
+  compressed: StoredImage,
+});
+const CopyAnswer = Type.Object({ success: Type.Boolean(), copied: Type.Array(Type.String()) });
+const Thumbnail = Type.Object({
+  index: Type.Integer(),
+  name: Type.String(),
+  url: Type.String(),
+  thumbnail: Type.String(),
+});
+const ThumbnailsAnswer = Type.Object({ requestID: Type.String(), images: Type.Array(Thumbnail) });
+const DeleteAnswer = Type.Object({ success: Type.Boolean(), deleted: Type.Array(Type.String()) });
+
+const VARIANTS: ImageVariant[] = ['base', 'cropped', 'compressed'];
+
+/** Content type of a served name (what the service made: PNG or JPEG). */
+const contentTypeOf = (name: string) => (name.endsWith('.png') ? 'image/png' : 'image/jpeg');
+
+/**
+ * Writes all `files` or none: each put is atomic (storage), and when one fails the ones written before it
+ * are put back as they were (or removed). Everything is encoded before this is called.
+ */
+async function putAll(storage: Storage, files: { key: string; data: Buffer; contentType: string }[]) {
+  const before = await Promise.all(files.map((file) => storage.get(file.key)));
+  const written: number[] = [];
+  try {
+    for (const [i, file] of files.entries()) {
+      await storage.put(file.key, file.data, { contentType: file.contentType });
+      written.push(i);
+    }
+  } catch (error) {
+    for (const i of written) {
+      const old = before[i];
+      await (
+        old
+          ? storage.put(files[i]!.key, old.data, { contentType: old.info.contentType })
+          : storage.delete(files[i]!.key)
+      ).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** The source a crop names: a file name or a URL ending in one. */
+const sourceName = (image: string) => image.split('?')[0]!.split('/').pop() ?? '';
+
+/**
+ * Spec 02 §2.1, §5, §7.1 images (issue 13): paste, upload, crop, copy, rearrange, exists, thumbnails, delete,
+ * and the uploads served under /reportbuilder/assets/uploads/{requestID}/{fileName}. Names come from
+ * images/keys.ts; pictures are decoded and re-encoded with sharp (images/process.ts); writes are staff's in
+ * an editable status under the request's row lock (images/access.ts).
+ */
+export async function imageRoutes(
+  app: TypedFastify,
+  ctx: ReportBuilderContext & { storage: Storage; limits: ImageLimits; bodyLimit: number },
+): Promise<void> {
+  const onRequest = callerHooks(app, ctx.ds);
+  const { storage, limits, ds } = ctx;
+  await app.register(multipart, {
+    limits: { fileSize: limits.maxBytes, files: 1, fields: 4, parts: 5, fieldSize: 256 },
+  });
+
+  const stored = (requestID: string, name: string, size: { width: number; height: number }) => ({
+    name,
+    url: imageUrl(requestID, name),
+    width: size.width,
+    height: size.height,
+  });
+
+  // ---------------------------------------------------------------------------------- paste (PNG only)
+
+  for (const url of both(ROUTE.image))
+    app.post(
+      url,
+      {
+        onRequest,
+        bodyLimit: ctx.bodyLimit,
+        schema: { body: ImageBody, response: { 200: ImageAnswer, ...ERRORS } },
+      },
+      async (request) => {
+        const { requestID, base64Data, type } = request.body;
+        const target = parseTargetType(type);
+        const png = await decodeImage(base64Bytes(base64Data), ['png'], limits);
+        const name = imageFileName(target, 'base');
+        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+          await storage.put(imageKey(id, name), png.data, { contentType: 'image/png' });
+          return { success: true, image: stored(id, name, png) };
+        });
+      },
+    );
+
+  // ------------------------------------------------------------------------------ upload (JPEG or PNG)
+
+  for (const url of both(ROUTE.upload))
+    app.post(url, { onRequest, schema: { response: { 200: ImageAnswer, ...ERRORS } } }, async (request) => {
+      if (!request.isMultipart()) throw badRequest(IMAGES_TEXT.sendFile);
+      let requestID: string | undefined;
+      let file: Buffer | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file' || file) {
+              await part.toBuffer();
+              throw badRequest(IMAGES_TEXT.sendFile);
+            }
+            file = await part.toBuffer();
+          } else if (part.fieldname === 'requestID' && typeof part.value === 'string') requestID = part.value;
+        }
+      } catch (error) {
+        if (error instanceof app.multipartErrors.RequestFileTooLargeError)
+          throw new HttpError(413, IMAGE_TEXT.tooLarge(limits.maxBytes));
+        if (error instanceof HttpError) throw error;
+        throw badRequest(IMAGES_TEXT.sendFile);
+      }
+      if (!requestID || !file) throw badRequest(IMAGES_TEXT.sendFile);
+      const picture = await decodeImage(file, ['jpeg', 'png'], limits);
+      const thumb = await thumbnail(picture.data, limits);
+      const name = uploadFileName(
+        randomBytes(12).toString('base64url'),
+        picture.format === 'png' ? 'png' : 'jpg',
+      );
+      return withImageEdit(ds, requestID, request.caller, async (em, id) => {
+        const files = [
+          { key: imageKey(id, name), data: picture.data, contentType: contentTypeOf(name) },
+          { key: imageKey(id, uploadThumbnailName(name)), data: thumb, contentType: 'image/jpeg' },
+        ];
+        await putAll(storage, files);
+        try {
+          await setUploads(em, id, [...(await uploadsOf(em, id)), name]);
+        } catch (error) {
+          await Promise.all(files.map((f) => storage.delete(f.key).catch(() => false)));
+          throw error;
+        }
+        return { success: true, image: stored(id, name, picture) };
+      }).catch(async (error: unknown) => {
+        // A refused or failed transaction leaves no file behind (the names are new: nothing to restore).
+        if (isImageId(requestID))
+          await Promise.all(
+            [name, uploadThumbnailName(name)].map((n) =>
+              storage.delete(imageKey(requestID!.toLowerCase(), n)).catch(() => false),
+            ),
+          );
+        throw error;
+      });
+    });
+
+  // ------------------------------------------------------------------------------------------------ crop
+
+  for (const url of both(ROUTE.crop))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: { body: CropImageBody, response: { 200: CropAnswer, ...ERRORS } },
+      },
+      async (request) => {
+        const { requestID, image, sectionID, type, x, y, width, height } = request.body;
+        const source = sourceName(image);
+        if (!isImageFileName(source) || (!isUploadFileName(source) && !targetOfBaseName(source)))
+          throw badRequest(IMAGES_TEXT.badSource(image));
+        let target: ImageTarget | null = type ? parseTargetType(type) : targetOfBaseName(source);
+        if (!target && sectionID !== undefined) {
+          target = targetOf('section', sectionID);
+          if (!target) throw badRequest(IMAGES_TEXT.badId);
+        }
+        if (!target) throw badRequest(IMAGES_TEXT.noTarget);
+        const goal = target;
+        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+          const original = await storage.get(imageKey(id, source));
+          if (!original) throw notFound(IMAGES_TEXT.noSource(image));
+          const crop = await cropImage(original.data, { x, y, width, height }, limits);
+          const cropped = imageFileName(goal, 'cropped');
+          const compressed = imageFileName(goal, 'compressed');
+          await putAll(storage, [
+            { key: imageKey(id, cropped), data: crop.png, contentType: imageContentType('cropped') },
+            { key: imageKey(id, compressed), data: crop.jpeg, contentType: imageContentType('compressed') },
+          ]);
+          return {
+            success: true,
+            image: stored(id, cropped, crop),
+            compressed: stored(id, compressed, {
+              width: crop.compressedWidth,
+              height: crop.compressedHeight,
+            }),
+          };
+        });
+      },
+    );
+
+  // ------------------------------------------------------------------------------------------------ copy
+
+  for (const url of both(ROUTE.copy))
+    app.post(
+      url,
+      { onRequest, schema: { body: CopyImageBody, response: { 200: CopyAnswer, ...ERRORS } } },
+      async (request) => {
+        const { requestID, sectionID, buildingID } = request.body;
+        // With buildingID: the section's image becomes the building's; without: the property's the section's.
+        const from = buildingID === undefined ? targetOf('property') : targetOf('section', sectionID);
+        const to =
+          buildingID === undefined
+            ? targetOf('section', sectionID)
+            : targetOf('building', sectionID, buildingID);
+        if (!from || !to) throw badRequest(IMAGES_TEXT.badId);
+        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+          const sources = await Promise.all(
+            VARIANTS.map(async (variant) => ({
+              variant,
+              object: await storage.get(imageKey(id, imageFileName(from, variant))),
+            })),
+          );
+          if (!sources.find((s) => s.variant === 'cropped')?.object)
+            throw notFound(IMAGES_TEXT.nothingToCopy);
+          const files = sources
+            .filter((s) => s.object)
+            .map((s) => ({
+              key: imageKey(id, imageFileName(to, s.variant)),
+              data: s.object!.data,
+              contentType: imageContentType(s.variant),
+            }));
+          await putAll(storage, files);
+          return { success: true, copied: files.map((f) => imageUrl(id, f.key.split('/').pop()!)) };
+        });
+      },
+    );
+
+  // ------------------------------------------------------------------------------------------- rearrange
+
+  for (const url of both(ROUTE.rearrange))
+    app.post(
+      url,
+      { onRequest, schema: { body: RearrangeImagesBody, response: { 200: ThumbnailsAnswer, ...ERRORS } } },
+      async (request) => {
+        const { requestID, sourceIndex, destinationIndex } = request.body;
+        return withImageEdit(ds, requestID, request.caller, async (em, id) => {
+          const uploads = await uploadsOf(em, id);
+          if (sourceIndex >= uploads.length || destinationIndex >= uploads.length)
+            throw badRequest(IMAGES_TEXT.badIndex(uploads.length));
+          const [moved] = uploads.splice(sourceIndex, 1);
+          uploads.splice(destinationIndex, 0, moved!);
+          await setUploads(em, id, uploads);
+          return thumbnailsAnswer(id, uploads);
+        });
+      },
+    );
+
+  // ------------------------------------------------------------------------------------------ thumbnails
+
+  const thumbnailsAnswer = (id: string, uploads: string[]) => ({
+    requestID: id,
+    images: uploads.map((name, index) => ({
+      index,
+      name,
+      url: imageUrl(id, name),
+      thumbnail: imageUrl(id, uploadThumbnailName(name)),
+    })),
+  });
+
+  for (const url of both(ROUTE.thumbnails))
+    app.get(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: Type.Object({ requestID: Type.String({ maxLength: 64 }) }),
+          response: { 200: ThumbnailsAnswer, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const id = await checkImageRead(ds, request.params.requestID, request.caller);
+        const uploads = await uploadsOf(ds, id);
+        // A thumbnail lost from the storage is made again (once) from its picture.
+        for (const name of uploads) {
+          const key = imageKey(id, uploadThumbnailName(name));
+          if (await storage.exists(key)) continue;
+          const picture = await storage.get(imageKey(id, name));
+          if (picture)
+            await storage.put(key, await thumbnail(picture.data, limits), { contentType: 'image/jpeg' });
+        }
+        return thumbnailsAnswer(id, uploads);
+      },
+    );
+
+  // ---------------------------------------------------------------------------------------------- exists
+
+  for (const url of both(ROUTE.exists))
+    app.get(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: Type.Object({
+            requestID: Type.String({ maxLength: 64 }),
+            type: Type.String({ maxLength: 64 }),
+            first: Type.String({ maxLength: 64 }),
+            second: Type.String({ maxLength: 64 }),
+            third: Type.String({ maxLength: 64 }),
+          }),
+          response: { 200: Type.Boolean(), ...ERRORS },
+        },
+      },
+      async (request) => {
+        const { requestID, type, first, second, third } = request.params;
+        const target = targetOf(type, first, second, third);
+        if (!target) throw badRequest(IMAGES_TEXT.badId);
+        const id = await checkImageRead(ds, requestID, request.caller);
+        return storage.exists(imageKey(id, imageFileName(target, 'cropped')));
+      },
+    );
+
+  // ---------------------------------------------------------------------------------------------- delete
+
+  const IdParams = { requestID: Type.String({ maxLength: 64 }), sectionID: Type.String({ maxLength: 64 }) };
+  for (const url of [...both(ROUTE.deleteSection), ...both(ROUTE.deleteBuilding)])
+    app.delete(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: Type.Object({ ...IdParams, buildingID: Type.Optional(Type.String({ maxLength: 64 })) }),
+          response: { 200: DeleteAnswer, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const { requestID, sectionID, buildingID } = request.params;
+        // sectionID 'property' names the property's image.
+        const target =
+          buildingID !== undefined
+            ? targetOf('building', sectionID, buildingID)
+            : sectionID === 'property'
+              ? targetOf('property')
+              : targetOf('section', sectionID);
+        if (!target) throw badRequest(IMAGES_TEXT.badId);
+        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+          const deleted: string[] = [];
+          for (const variant of VARIANTS) {
+            const name = imageFileName(target, variant);
+            if (await storage.delete(imageKey(id, name))) deleted.push(name);
+          }
+          return { success: true, deleted };
+        });
+      },
+    );
+
+  // ------------------------------------------------------------------------------------- serving uploads
+
+  app.get(
+    ROUTE.assets,
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({
+          requestID: Type.String({ maxLength: 64 }),
+          fileName: Type.String({ maxLength: 200 }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { requestID, fileName } = request.params;
+      // Only names the service makes reach the storage: no '/', no '..', no leading dot, no odd characters.
+      if (!isImageFileName(fileName) || !/\.(png|jpg)$/.test(fileName))
+        throw badRequest(IMAGES_TEXT.badFileName);
+      const id = await checkImageRead(ds, requestID, request.caller);
+      const object = await storage.stream(imageKey(id, fileName));
+      if (!object) throw notFound(IMAGES_TEXT.noFile);
+      reply
+        .header('cache-control', ASSET_CACHE_CONTROL)
+        .header('etag', object.info.etag)
+        .header('x-content-type-options', 'nosniff');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (
+        ifNoneMatch &&
+        ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === object.info.etag)
+      ) {
+        object.stream.destroy();
+        return reply.code(304).send();
+      }
+      return reply
+        .type(object.info.contentType || contentTypeOf(fileName))
+        .header('content-length', String(object.info.size))
+        .send(object.stream);
+    },
+  );
+}
