@@ -36,6 +36,7 @@ const table = portalProcesses({
     LOG_LEVEL: 'warn',
     REQUEST_QUEUE_PREFIX: 'bench',
     IRIS_QUEUE_PREFIX: 'bench',
+    REPORTBUILDER_QUEUE_PREFIX: 'bench',
   },
 });
 const running = table.map((spec) =>

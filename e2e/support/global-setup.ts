@@ -73,6 +73,7 @@ export default async function globalSetup(): Promise<void> {
       AUTH_ATTEMPTS_PER_EMAIL: '100000',
       REQUEST_QUEUE_PREFIX: `e2e-${ports.gateway}`,
       IRIS_QUEUE_PREFIX: `e2e-${ports.gateway}`,
+      REPORTBUILDER_QUEUE_PREFIX: `e2e-${ports.gateway}`,
     },
   });
   const running = table.map((spec) =>

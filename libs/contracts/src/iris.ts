@@ -283,5 +283,9 @@ export const HighResBody = Type.Object(
 export type HighResBody = Static<typeof HighResBody>;
 
 /** The queues of the portal, listed by the operators' dashboard (/admin/queues). */
-export const PORTAL_QUEUES = { requestConsole: 'request-console', irisPdf: 'iris-pdf' } as const;
+export const PORTAL_QUEUES = {
+  requestConsole: 'request-console',
+  irisPdf: 'iris-pdf',
+  reportbuilderPdf: 'reportbuilder-pdf',
+} as const;
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

@@ -24,6 +24,11 @@ export async function registerQueueDashboard(app: FastifyInstance, ctx: IrisCont
       connection: bullConnection(ctx.config.redisUrl),
       prefix: ctx.config.queuePrefix,
     }),
+    // The report builder's PDFs (services/reportbuilder; its prefix setting, as that service reads it).
+    new Queue(PORTAL_QUEUES.reportbuilderPdf, {
+      connection: bullConnection(ctx.config.redisUrl),
+      prefix: process.env.REPORTBUILDER_QUEUE_PREFIX?.trim() || 'portal',
+    }),
   ];
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);

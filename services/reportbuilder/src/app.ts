@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import { PORTAL_QUEUES } from '@portal/contracts';
+import { createPdfQueue } from '@portal/pdf-jobs';
 import {
   authPlugin,
   createServiceApp,
@@ -11,6 +13,7 @@ import {
 } from '@portal/server-kit';
 import type { ReportBuilderConfig } from './config';
 import { imageRoutes } from './routes/images';
+import { pdfRoutes } from './routes/pdf';
 import { reportRoutes } from './routes/reports';
 
 export interface ReportBuilderDeps {
@@ -45,6 +48,17 @@ export async function buildApp(config: ReportBuilderConfig, deps: ReportBuilderD
   const limits = { maxBytes: config.imageMaxBytes, maxPixels: config.imageMaxPixels };
   await app.register(async (scope) => {
     await imageRoutes(typed(scope), { ...ctx, storage, limits, bodyLimit: config.imageBodyLimit });
+  });
+  // The report PDFs are queued here and rendered by src/worker.ts (another process, one browser each).
+  const pdfQueue = createPdfQueue(PORTAL_QUEUES.reportbuilderPdf, {
+    redisUrl: config.redisUrl,
+    prefix: config.queuePrefix,
+  });
+  app.addHook('onClose', async () => {
+    await pdfQueue.close();
+  });
+  await app.register(async (scope) => {
+    await pdfRoutes(typed(scope), { ...ctx, queue: pdfQueue, storage });
   });
   return app;
 }

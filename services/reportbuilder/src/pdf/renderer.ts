@@ -1,0 +1,95 @@
+import type { DataSource } from 'typeorm';
+import type { PdfRenderer } from '@portal/pdf-jobs';
+import type { Storage } from '@portal/server-kit';
+import { isImageId, targetImageKey, type ImageTarget } from '../images/keys';
+import { addressOf, extraFieldOf, sectionsOf, totalsOf, totalsSettingsOf, versionOf } from '../store';
+import { SAVI_PDF_KIND, finaliseReportPdf, jobState, saviReportPdfKey } from './report';
+import { saviReportHtml } from './template';
+
+/**
+ * A target's cropped image as a data URL: the compressed JPEG (made for the PDF, at most 1280 px wide) when
+ * it is stored, else the cropped PNG, else null.
+ */
+async function imageDataUrl(
+  storage: Storage,
+  requestId: string,
+  target: ImageTarget,
+): Promise<string | null> {
+  for (const variant of ['compressed', 'cropped'] as const) {
+    let key: string;
+    try {
+      key = targetImageKey(requestId, target, variant);
+    } catch {
+      return null; // an identifier no image can have
+    }
+    const file = await storage.get(key);
+    if (file) return `data:${file.info.contentType};base64,${file.data.toString('base64')}`;
+  }
+  return null;
+}
+
+const madeOn = (date: Date) =>
+  new Intl.DateTimeFormat('en-ZA', {
+    timeZone: 'Africa/Johannesburg',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(date);
+
+/**
+ * The SAVi kind of PDF: the HTML of the report version the job names (its row kept in the job's payload),
+ * with the property's and the sections' cropped images from the storage; once the PDF is stored, a copy
+ * under the key services/requests' zip reads, then the request's report_pdf_url and rve_total.
+ */
+export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaultVat: number }): PdfRenderer {
+  return {
+    async html(job) {
+      const state = await jobState(deps.ds, job, deps.defaultVat);
+      const sections = sectionsOf(state);
+      const requestId = state.request.id;
+      const sectionImages: Record<string, string> = {};
+      for (const [id, section] of Object.entries(sections)) {
+        if (!section.includeImage || !isImageId(id)) continue;
+        const image = await imageDataUrl(deps.storage, requestId, { kind: 'section', section: id });
+        if (image) sectionImages[id] = image;
+      }
+      const address = addressOf(state);
+      const extraField = extraFieldOf(state);
+      return saviReportHtml({
+        gripReference: state.request.gripReference,
+        location: address.location,
+        suburbTownCity: address.suburbTownCity,
+        groupName: state.request.group?.name ?? '',
+        sections,
+        totals: totalsOf(state),
+        settings: totalsSettingsOf(state),
+        extraField: { include: extraField.include, description: extraField.description },
+        note: state.row?.note ?? '',
+        comments: state.row?.comments ?? '',
+        version: versionOf(state),
+        propertyImage: await imageDataUrl(deps.storage, requestId, { kind: 'property' }),
+        sectionImages,
+        madeOn: madeOn(new Date()),
+      });
+    },
+    async afterDone(job) {
+      if (job.kind !== SAVI_PDF_KIND || !job.file_key) return;
+      // Only the newest finished version is copied and recorded (an older one finishing late changes nothing).
+      const [newer] = (await deps.ds.query(
+        `SELECT 1 FROM pdf.jobs WHERE kind = $1 AND subject_id = $2 AND state = 'done' AND version > $3 LIMIT 1`,
+        [SAVI_PDF_KIND, job.subject_id, job.version],
+      )) as unknown[];
+      if (newer) return;
+      const file = await deps.storage.get(job.file_key);
+      if (!file) throw new Error(`The PDF ${job.file_key} is not in the storage.`);
+      await deps.storage.put(saviReportPdfKey(job.subject_id), file.data, { contentType: 'application/pdf' });
+      await finaliseReportPdf(deps.ds, job, deps.defaultVat);
+    },
+    pdfOptions: {
+      displayHeaderFooter: true,
+      headerTemplate: '<span></span>',
+      footerTemplate:
+        '<div style="font-size:7pt;width:100%;text-align:center;color:#777">SAVi replacement value report · page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+    },
+  };
+}

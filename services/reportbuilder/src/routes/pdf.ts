@@ -1,0 +1,212 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { Queue } from 'bullmq';
+import {
+  ErrorAnswer,
+  GenerateReportAnswer,
+  PDF_STATES,
+  ReadyAnswer,
+  RequestIdParams,
+  RequestIdString,
+  literalUnion,
+  type PdfState,
+} from '@portal/contracts';
+import { ensurePdfJob, readPdfJob, type PdfJobData, type PdfJobRow } from '@portal/pdf-jobs';
+import {
+  badRequest,
+  callerHooks,
+  notFound,
+  type Caller,
+  type Storage,
+  type TypedFastify,
+} from '@portal/server-kit';
+import type { ReportBuilderContext } from '../context';
+import {
+  SAVI_PDF_KIND,
+  attachmentHeader,
+  currentSaviJob,
+  jobPayload,
+  latestDoneSaviPdf,
+  saviDownloadPath,
+  saviFileName,
+} from '../pdf/report';
+import { checkRead, readReport, versionOf, type ReportState } from '../store';
+
+const ERRORS = {
+  400: ErrorAnswer,
+  401: ErrorAnswer,
+  403: ErrorAnswer,
+  404: ErrorAnswer,
+  409: ErrorAnswer,
+} as const;
+
+export const PDF_TEXT = {
+  notReady: 'There is no PDF of this report yet: generate it first.',
+  country: (country: string) => `Reports are made for South Africa, not '${country}'.`,
+} as const;
+
+/**
+ * GET report/{requestID}/savi/{country}/{group}/full: the contract's `{ success, url }` (url: the download
+ * path once the PDF of the current version is ready, else null) and the job's state.
+ */
+export const GeneratePdfAnswer = Type.Object({
+  ...GenerateReportAnswer.properties,
+  ready: Type.Boolean(),
+  state: literalUnion(PDF_STATES),
+  progress: Type.Number(),
+  version: Type.Integer(),
+  error: Type.Union([Type.Null(), Type.String()]),
+});
+export type GeneratePdfAnswer = Static<typeof GeneratePdfAnswer>;
+
+/** GET report/{requestID}/pdf/ready: IRiS's ready answer plus the versions. */
+export const SaviReadyAnswer = Type.Object({
+  ...ReadyAnswer.properties,
+  /** The report's current version (what generate would render). */
+  version: Type.Integer(),
+  /** The version the download serves (the newest finished PDF), or null before there is one. */
+  pdfVersion: Type.Union([Type.Null(), Type.Integer()]),
+});
+export type SaviReadyAnswer = Static<typeof SaviReadyAnswer>;
+
+const BASE = '/api/v1.0/reportbuilder';
+const ROUTE = {
+  generate: `${BASE}/report/:requestID/savi/:country/:group/full`,
+  ready: `${BASE}/report/:requestID/pdf/ready`,
+  download: `${BASE}/savi/:requestID/download`,
+} as const;
+/** The path of the ready poll (the remote's preview). */
+export const saviReadyPath = (requestID: string) =>
+  `${BASE}/report/${encodeURIComponent(requestID)}/pdf/ready`;
+
+const both = (path: string) => {
+  const bare = path.replace(/\/+$/, '');
+  return [bare, `${bare}/`];
+};
+
+const FINISHED: readonly string[] = ['done', 'failed', 'cancelled'];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The report PDF's calls (spec 02 §7.1; issue 13) over libs/pdf-jobs: generate (queues the PDF of the
+ * report's current version and waits up to REPORTBUILDER_PDF_WAIT_MS for it), a ready poll for the remote's
+ * preview, and the download of the newest finished PDF. Each is the request's owner's and staff's (the
+ * readers of the report: admin, saviOperator, saviQC); others 403, no session 401, a request that is not
+ * SAVI 409. The PDFs are rendered by src/worker.ts.
+ */
+export async function pdfRoutes(
+  app: TypedFastify,
+  ctx: ReportBuilderContext & { queue: Queue<PdfJobData>; storage: Storage },
+): Promise<void> {
+  const onRequest = callerHooks(app, ctx.ds);
+  const defaultVat = ctx.config.vatPercentage;
+
+  const read = async (id: string, caller: Caller) => {
+    const state = await readReport(ctx.ds, id, defaultVat);
+    checkRead(state, caller);
+    return state;
+  };
+
+  /** Queues the current version's PDF (once per version; a failed or cancelled one is queued anew). */
+  const queuePdf = (state: ReportState, userId: string) =>
+    ensurePdfJob(ctx.ds, ctx.queue, {
+      kind: SAVI_PDF_KIND,
+      subjectId: state.request.id,
+      version: versionOf(state),
+      userId,
+      payload: jobPayload(state),
+    });
+
+  const generateAnswer = (requestId: string, job: PdfJobRow): GeneratePdfAnswer => ({
+    success: job.state !== 'failed',
+    url: job.state === 'done' ? saviDownloadPath(requestId) : null,
+    ready: job.state === 'done',
+    state: job.state,
+    progress: Math.round(job.progress),
+    version: job.version,
+    error: job.state === 'failed' ? job.error : null,
+  });
+
+  for (const url of both(ROUTE.generate))
+    app.get(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: Type.Object({
+            requestID: RequestIdString,
+            country: Type.String({ maxLength: 100 }),
+            group: Type.String({ maxLength: 200 }),
+          }),
+          querystring: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60 })) }),
+          response: { 200: GeneratePdfAnswer, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const { requestID, country } = request.params;
+        if (country.trim().toLowerCase() !== 'south africa') throw badRequest(PDF_TEXT.country(country));
+        // The group in the path is the remote's; the totals (and the PDF) use the request's own group.
+        const state = await read(requestID, request.caller);
+        let job = await queuePdf(state, request.caller.id);
+        const waitMs = request.query.wait === undefined ? ctx.config.pdfWaitMs : request.query.wait * 1000;
+        const deadline = Date.now() + waitMs;
+        while (!FINISHED.includes(job.state) && Date.now() < deadline) {
+          await sleep(Math.min(150, Math.max(0, deadline - Date.now())));
+          job = (await readPdfJob(ctx.ds, job.id)) ?? job;
+        }
+        return generateAnswer(state.request.id, job);
+      },
+    );
+
+  for (const url of both(ROUTE.ready))
+    app.get(
+      url,
+      { onRequest, schema: { params: RequestIdParams, response: { 200: SaviReadyAnswer, ...ERRORS } } },
+      async (request) => {
+        const state = await read(request.params.requestID, request.caller);
+        let job = await currentSaviJob(ctx.ds, state);
+        // A queued or running job whose BullMQ job was lost (Redis flushed) is queued again: nothing is lost.
+        if (job && (job.state === 'queued' || job.state === 'running'))
+          job = await queuePdf(state, job.user_id ?? request.caller.id);
+        const done = await latestDoneSaviPdf(ctx.ds, state.request.id);
+        return {
+          success: true,
+          pdfReady: job?.state === 'done',
+          pdfUrl: done ? saviDownloadPath(state.request.id) : null,
+          progress: job ? Math.round(job.progress) : 0,
+          state: (job?.state ?? 'none') as PdfState,
+          error: job?.state === 'failed' ? job.error : null,
+          version: versionOf(state),
+          pdfVersion: done?.version ?? null,
+        };
+      },
+    );
+
+  for (const url of both(ROUTE.download))
+    app.get(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: RequestIdParams,
+          querystring: Type.Object({ inline: Type.Optional(Type.Boolean()) }),
+        },
+      },
+      async (request, reply) => {
+        const state = await read(request.params.requestID, request.caller);
+        const job = await latestDoneSaviPdf(ctx.ds, state.request.id);
+        const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
+        if (!job || !file) throw notFound(PDF_TEXT.notReady);
+        const name = await saviFileName(ctx.ds, state, job.finished_at ?? new Date());
+        const disposition = attachmentHeader(name);
+        return reply
+          .header('content-type', 'application/pdf')
+          .header('content-length', String(file.info.size))
+          .header(
+            'content-disposition',
+            request.query.inline ? disposition.replace(/^attachment/, 'inline') : disposition,
+          )
+          .header('cache-control', 'private, no-cache')
+          .send(file.stream);
+      },
+    );
+}
