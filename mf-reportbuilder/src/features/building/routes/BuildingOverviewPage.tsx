@@ -1,3 +1,405 @@
+import { useEffect, useMemo, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  BUILDING_WARNING_MS,
+  buildingNameError,
+  buildingWarnings,
+  changeRateLevel,
+  CONSTRUCTION_TYPES,
+  fitFloors,
+  formatMoney,
+  isPlaceholder,
+  moveBuilding,
+  parseAmount,
+  PLEASE_SELECT_A_VALUE,
+  PLEASE_SELECT_OR_TYPE,
+  REPORT_BUILDER_ERROR,
+  reportTotals,
+  type RateLevel,
+  type RateSelection,
+  type ReportBuilding,
+  type ReportFloor,
+  type ReportSections,
+} from '@portal/domain';
+import { Link, useNavigate } from '@portal/web-kit';
+import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
+import { buildingOverviewHref, sectionOverviewHref } from '../../../paths';
+import { TEXT } from '../../../texts';
+import { useRouteParams } from '../../params/useRouteParams';
+import { SaveBar } from '../../report/components/SaveBar';
+import { useReport, type SaveMessage } from '../../report/useReport';
+import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
+import { categoryOptions, classOptions, rateOption, saviRows, typeOptions, unitOption } from '../rateOptions';
+
+const PARAMS = ['requestID', 'sectionID', 'buildingID'] as const;
+
+const selectionOf = (b: ReportBuilding): RateSelection => ({
+  category: b.category || PLEASE_SELECT_A_VALUE,
+  type: b.type || PLEASE_SELECT_A_VALUE,
+  class: b.class || PLEASE_SELECT_A_VALUE,
+  rate: b.rate == null || b.rate === '' ? PLEASE_SELECT_OR_TYPE : String(b.rate),
+});
+
+const numberOrNull = (text: string): number | null => {
+  if (text.trim() === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : null;
+};
+
+/** A building as it is saved: its floors fitted to their count, a typed rate as a number when it is one. */
+const forSave = (b: ReportBuilding): ReportBuilding => ({
+  ...b,
+  name: b.name.trim(),
+  floors: fitFloors(b.floors, b.floors.length),
+  rate: b.rate == null || b.rate === '' ? null : (parseAmount(b.rate) ?? b.rate),
+});
+
+/** A native select with the spec's placeholder first (spec 02 §4.4). */
+function Choice({
+  label,
+  value,
+  options,
+  placeholder = PLEASE_SELECT_A_VALUE,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  options: readonly (string | { value: string; label: string })[];
+  placeholder?: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+}) {
+  const listed = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
+  // A value the rates no longer offer is still shown as it is.
+  const all = value && !listed.some((o) => o.value === value) ? [{ value, label: value }, ...listed] : listed;
+  return (
+    <TextField
+      select
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      sx={{ minWidth: 200 }}
+      disabled={disabled}
+    >
+      <option value="">{placeholder}</option>
+      {all.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
+/**
+ * Spec 02 §2.1 building-overview (?requestID&sectionID&buildingID): category, type, class and rate from
+ * the group's rates (cascading), construction type, unit, units, floors, slope, group, comment, move to
+ * another section, save with the §5 warnings (3 s) and name checks; the building's total live.
+ */
 export function BuildingOverviewPage() {
-  return null;
+  const { requestID, sectionID, buildingID } = useRouteParams(PARAMS);
+  const navigate = useNavigate();
+  const report = useReport(requestID);
+  const request = useReportRequestQuery(requestID ?? skipToken).data;
+  const groupID = report.details?.group?.id ?? request?.group?.id ?? null;
+  const rates = useGroupRatesQuery(groupID ?? skipToken).data;
+  const rows = useMemo(() => saviRows(rates?.rates ?? []), [rates]);
+
+  const index = Number(buildingID);
+  const section = sectionID ? report.draft?.[sectionID] : undefined;
+  const stored = Number.isInteger(index) && index >= 0 ? section?.buildings[index] : undefined;
+  const [building, setBuilding] = useState<ReportBuilding | null>(null);
+  const [edited, setEdited] = useState(false);
+  useEffect(() => {
+    if (stored && !edited) setBuilding(stored);
+  }, [stored, edited]);
+
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [warnings, setWarnings] = useState<string[]>([]);
+  const [message, setMessage] = useState<SaveMessage | null>(null);
+  const [moveTo, setMoveTo] = useState('');
+  useEffect(() => {
+    if (warnings.length === 0) return undefined;
+    const timer = setTimeout(() => setWarnings([]), BUILDING_WARNING_MS);
+    return () => clearTimeout(timer);
+  }, [warnings]);
+
+  /** The sections with this building's edits in them. */
+  const withEdits = (b: ReportBuilding): ReportSections | null =>
+    report.draft && section && sectionID
+      ? {
+          ...report.draft,
+          [sectionID]: { ...section, buildings: section.buildings.map((old, i) => (i === index ? b : old)) },
+        }
+      : null;
+
+  const save = async (): Promise<boolean> => {
+    if (!building || !section) return false;
+    const error = buildingNameError(building.name, section, index);
+    setNameError(error);
+    if (error) return false;
+    const toSave = forSave(building);
+    const sections = withEdits(toSave);
+    if (!sections) return false;
+    // Spec 02 §5: the warnings warn, they do not block the save.
+    setWarnings(buildingWarnings(toSave));
+    const result = await report.save(sections);
+    if (result.ok || result.message?.severity === 'warning') setEdited(false);
+    setMessage(result.ok ? { severity: 'success', text: TEXT.buildingSaved } : result.message);
+    return result.ok;
+  };
+  const { prompt, markClean } = useUnsavedChanges(edited || report.edited, save);
+
+  const totals = useMemo(
+    () =>
+      building && section && report.settings
+        ? reportTotals({ s: { ...section, buildings: [building], improvements: [] } }, null, report.settings)
+            .sections.s?.buildings[0]
+        : undefined,
+    [building, section, report.settings],
+  );
+
+  if (!requestID) return <Alert severity="info">{TEXT.missingRequest}</Alert>;
+  if (!sectionID) return <Alert severity="info">{TEXT.missingSection}</Alert>;
+  if (!report.draft) return report.sectionsFailed ? null : <LinearProgress aria-label={TEXT.loading} />;
+  if (!section || !stored) return <Alert severity="info">{TEXT.missingBuilding}</Alert>;
+  if (!building) return <LinearProgress aria-label={TEXT.loading} />;
+  const readOnly = !report.editable;
+
+  const update = (change: Partial<ReportBuilding>) => {
+    setBuilding((b) => (b ? { ...b, ...change } : b));
+    setEdited(true);
+  };
+  const updateFloor = (i: number, change: Partial<ReportFloor>) =>
+    update({ floors: building.floors.map((f, j) => (j === i ? { ...f, ...change } : f)) });
+
+  const selection = selectionOf(building);
+  const changeLevel = (level: RateLevel, value: string) => {
+    const next = changeRateLevel(
+      selection,
+      level,
+      value || (level === 'rate' ? PLEASE_SELECT_OR_TYPE : PLEASE_SELECT_A_VALUE),
+    );
+    const plain = (v: string) => (isPlaceholder(v) ? '' : v);
+    const chosen = { category: plain(next.category), type: plain(next.type), class: plain(next.class) };
+    const unit = level === 'class' && chosen.class ? unitOption(rows, chosen) : null;
+    update({
+      ...chosen,
+      rate: isPlaceholder(next.rate) ? null : next.rate,
+      ...(unit !== null ? { unit } : {}),
+    });
+  };
+  const offeredRate = building.class ? rateOption(rows, building) : null;
+
+  const move = async () => {
+    const current = withEdits(forSave(building));
+    if (!current || !moveTo) return;
+    const moved = moveBuilding(current, sectionID, index, moveTo);
+    if (!moved.ok) {
+      if (moved.reason === 'name taken') setNameError(REPORT_BUILDER_ERROR.buildingNameTaken);
+      return;
+    }
+    const result = await report.save(moved.sections);
+    if (!result.ok) {
+      setMessage(result.message);
+      return;
+    }
+    setEdited(false);
+    markClean();
+    void navigate(
+      buildingOverviewHref(requestID, moveTo, String(moved.sections[moveTo]!.buildings.length - 1)),
+    );
+  };
+
+  const otherSections = Object.entries(report.draft).filter(([id]) => id !== sectionID);
+
+  return (
+    <Box sx={{ p: 2 }}>
+      <Typography variant="h5" component="h1">
+        Building overview: {stored.name}
+      </Typography>
+      <Typography color="text.secondary">
+        <Link to={sectionOverviewHref(requestID, sectionID)}>Section {section.name}</Link>
+      </Typography>
+      {readOnly && <Alert severity="info">{TEXT.readOnly}</Alert>}
+      <SaveBar dirty={edited || report.edited} disabled={readOnly} onSave={save} message={message}>
+        {totals && (
+          <Typography aria-label="Building total" data-testid="building-total">
+            {totals.area > 0 ? `${totals.area} m² · ` : ''}R {formatMoney(totals.total)}
+          </Typography>
+        )}
+      </SaveBar>
+      {warnings.length > 0 && (
+        <Alert severity="warning" role="alert" aria-label="Warnings" sx={{ mb: 2 }}>
+          {warnings.map((w) => (
+            <div key={w}>{w}</div>
+          ))}
+        </Alert>
+      )}
+      <Stack spacing={2} sx={{ maxWidth: 800 }}>
+        <TextField
+          label="Building name"
+          value={building.name}
+          onChange={(e) => update({ name: e.target.value })}
+          error={!!nameError}
+          helperText={nameError ?? undefined}
+          disabled={readOnly}
+        />
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Choice
+            label="Category"
+            value={building.category}
+            options={categoryOptions(rows)}
+            onChange={(v) => changeLevel('category', v)}
+            disabled={readOnly}
+          />
+          <Choice
+            label="Type"
+            value={building.type}
+            options={building.category ? typeOptions(rows, building.category) : []}
+            onChange={(v) => changeLevel('type', v)}
+            disabled={readOnly}
+          />
+          <Choice
+            label="Class"
+            value={building.class}
+            options={
+              building.category && building.type ? classOptions(rows, building.category, building.type) : []
+            }
+            onChange={(v) => changeLevel('class', v)}
+            disabled={readOnly}
+          />
+          <TextField
+            label="Rate"
+            placeholder={PLEASE_SELECT_OR_TYPE}
+            value={building.rate == null ? '' : String(building.rate)}
+            onChange={(e) => changeLevel('rate', e.target.value)}
+            slotProps={{ htmlInput: { list: 'rate-options' }, inputLabel: { shrink: true } }}
+            disabled={readOnly}
+          />
+          <datalist id="rate-options">
+            {offeredRate !== null && <option value={String(offeredRate)} />}
+          </datalist>
+        </Stack>
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Choice
+            label="Construction type"
+            value={building.constructionType}
+            options={CONSTRUCTION_TYPES}
+            onChange={(v) => update({ constructionType: v })}
+            disabled={readOnly}
+          />
+          <TextField
+            label="Unit"
+            value={building.unit}
+            onChange={(e) => update({ unit: e.target.value })}
+            disabled={readOnly}
+          />
+          <TextField
+            label="Number of units"
+            type="number"
+            value={building.numberOfUnits ?? ''}
+            onChange={(e) => update({ numberOfUnits: numberOrNull(e.target.value) })}
+            disabled={readOnly}
+          />
+        </Stack>
+        <TextField
+          label="Number of floors"
+          type="number"
+          value={building.floors.length}
+          onChange={(e) => update({ floors: fitFloors(building.floors, numberOrNull(e.target.value) ?? 0) })}
+          slotProps={{ htmlInput: { min: 0, max: 50 } }}
+          sx={{ maxWidth: 200 }}
+          disabled={readOnly}
+        />
+        {building.floors.map((floor, i) => (
+          <Stack key={i} direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <TextField
+              label={`Floor ${i + 1} size (m²)`}
+              type="number"
+              value={floor.size ?? ''}
+              onChange={(e) => updateFloor(i, { size: numberOrNull(e.target.value) })}
+              disabled={readOnly}
+            />
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={floor.doubleVolume}
+                  onChange={(e) => updateFloor(i, { doubleVolume: e.target.checked })}
+                  disabled={readOnly}
+                />
+              }
+              label={`Floor ${i + 1} double volume`}
+            />
+            <TextField
+              label={`Floor ${i + 1} location`}
+              value={floor.location}
+              onChange={(e) => updateFloor(i, { location: e.target.value })}
+              disabled={readOnly}
+            />
+          </Stack>
+        ))}
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={building.slope}
+                onChange={(e) => update({ slope: e.target.checked })}
+                disabled={readOnly}
+              />
+            }
+            label="Slope"
+          />
+          <TextField
+            label="Slope %"
+            type="number"
+            value={building.slopePercentage ?? ''}
+            onChange={(e) => update({ slopePercentage: numberOrNull(e.target.value) })}
+            disabled={readOnly || !building.slope}
+          />
+          <Choice
+            label="Group"
+            value={building.group}
+            options={section.groups.map((g) => g.name)}
+            onChange={(v) => update({ group: v })}
+            disabled={readOnly}
+          />
+        </Stack>
+        <TextField
+          label="Comment"
+          multiline
+          minRows={2}
+          value={building.comment}
+          onChange={(e) => update({ comment: e.target.value })}
+          disabled={readOnly}
+        />
+        {otherSections.length > 0 && (
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Choice
+              label="Move to section"
+              value={moveTo}
+              options={otherSections.map(([id, s]) => ({ value: id, label: s.name }))}
+              onChange={setMoveTo}
+              disabled={readOnly}
+            />
+            <Button onClick={move} disabled={readOnly || !moveTo}>
+              Move
+            </Button>
+          </Stack>
+        )}
+      </Stack>
+      {prompt}
+    </Box>
+  );
 }
