@@ -2,3 +2,4 @@ export * from './jobs';
 export * from './browser';
 export * from './worker';
 export * from './text';
+export * from './process';
