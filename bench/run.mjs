@@ -23,6 +23,7 @@ import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
 import { measureRealtimeLatency, writeRealtimeLatencyResults } from './realtime-latency.mjs';
 import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
 import { measureIris } from './iris.mjs';
+import { measureReportBuilder } from './reportbuilder.mjs';
 
 await exitOnPrepareError(() => prepare());
 const ports = await freePortsForAll();
@@ -61,6 +62,8 @@ try {
     xlsxExport: await measureXlsxExport({ rows: 100_000 }),
     // Its own database with the risk layers, its own iris service and workers (one, then two).
     iris: await measureIris(),
+    // Its own database; the report builder service and its PDF worker.
+    reportBuilder: await measureReportBuilder(),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');
