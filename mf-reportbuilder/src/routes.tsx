@@ -1,5 +1,7 @@
 import { Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
 import { REPORT_BUILDER_ROLES } from './access';
+import { imageRoutes } from './features/images/imageRoutes';
+import { moreRoutes } from './moreRoutes';
 import { PATHS } from './paths';
 
 /**
@@ -33,6 +35,8 @@ export const routes: RouteObject[] = [
           Component: (await import('./features/building/routes/BuildingOverviewPage')).BuildingOverviewPage,
         }),
       },
+      ...moreRoutes,
+      ...imageRoutes,
     ],
   },
 ];

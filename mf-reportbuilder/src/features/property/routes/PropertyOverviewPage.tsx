@@ -33,10 +33,10 @@ import {
   useSaveExtraFieldMutation,
   useSaveNoteMutation,
 } from '../../../api/reportBuilderApi';
-import { sectionOverviewHref } from '../../../paths';
-import { TEXT } from '../../../texts';
+import { editReportAddressHref, sectionOverviewHref, viewReportHref } from '../../../paths';
+import { MORE_TEXT, TEXT } from '../../../texts';
 import { useRouteParams } from '../../params/useRouteParams';
-import { MarkerPanel } from '../../report/components/MarkerPanel';
+import { MarkedImage } from '../../images/components/MarkedImage';
 import { SaveBar } from '../../report/components/SaveBar';
 import { TotalsPanel } from '../../report/components/TotalsPanel';
 import { emptySection } from '../../report/emptyItems';
@@ -222,15 +222,25 @@ export function PropertyOverviewPage() {
         <Typography color="text.secondary">
           {[report.details.gripReference, report.details.location, report.details.suburbTownCity]
             .filter(Boolean)
-            .join(' · ')}
+            .join(' · ')}{' '}
+          · <Link to={editReportAddressHref(requestID)}>{MORE_TEXT.editAddress}</Link>
         </Typography>
       )}
       {readOnly && <Alert severity="info">{TEXT.readOnly}</Alert>}
-      <SaveBar dirty={dirty} disabled={readOnly} onSave={saveAll} message={message} />
-      <MarkerPanel
+      <SaveBar dirty={dirty} disabled={readOnly} onSave={saveAll} message={message}>
+        {/* Spec 02 §2.3 "preview as PDF": the report as last saved (leaving asks to save first). */}
+        <Button variant="outlined" component={Link} to={viewReportHref(requestID)}>
+          {MORE_TEXT.preview}
+        </Button>
+      </SaveBar>
+      <MarkedImage
+        requestID={requestID}
         label="Property image"
-        text={TEXT.imagePlaceholder}
+        disabled={readOnly}
         items={entries.map(([id, s]) => ({ key: id, name: s.name, marker: s.marker }))}
+        onMove={(id, marker) =>
+          report.edit((current) => (current[id] ? { ...current, [id]: { ...current[id], marker } } : current))
+        }
       />
 
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>

@@ -32,11 +32,12 @@ import { useReportRequestQuery, useSubmitReportMutation } from '../../../api/rep
 import { buildingOverviewHref, PATHS, propertyOverviewHref } from '../../../paths';
 import { TEXT } from '../../../texts';
 import { useRouteParams } from '../../params/useRouteParams';
-import { MarkerPanel } from '../../report/components/MarkerPanel';
+import { MarkedImage } from '../../images/components/MarkedImage';
 import { SaveBar } from '../../report/components/SaveBar';
 import { emptyBuilding } from '../../report/emptyItems';
 import { useReport, type SaveMessage } from '../../report/useReport';
 import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
+import { ImprovementsTable } from '../../improvement/components/ImprovementsTable';
 import { CommentDialog } from '../components/CommentDialog';
 import { NameDialog } from '../components/NameDialog';
 
@@ -147,10 +148,18 @@ export function SectionOverviewPage() {
           {TEXT.submitReport}
         </Button>
       </SaveBar>
-      <MarkerPanel
+      <MarkedImage
+        requestID={requestID}
+        sectionID={sectionID}
         label="Section image"
-        text={TEXT.sectionImagePlaceholder}
+        disabled={readOnly}
         items={section.buildings.map((b, i) => ({ key: String(i), name: b.name, marker: b.marker }))}
+        onMove={(key, marker) =>
+          change((s) => ({
+            ...s,
+            buildings: s.buildings.map((b, i) => (String(i) === key ? { ...b, marker } : b)),
+          }))
+        }
       />
 
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
@@ -202,6 +211,15 @@ export function SectionOverviewPage() {
           Section subtotal: {formatMoney(sectionTotals.subtotal)}
         </Typography>
       )}
+      <ImprovementsTable
+        requestID={requestID}
+        sectionID={sectionID}
+        buildingID={null}
+        improvements={section.improvements}
+        point={report.details?.coordinates ?? request?.coordinates}
+        disabled={readOnly}
+        onChange={(improvements) => change((s) => ({ ...s, improvements }))}
+      />
 
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mt: 3 }}>
         <Typography variant="h6" component="h2">
