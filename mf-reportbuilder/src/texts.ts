@@ -38,3 +38,28 @@ export const SECTION_TYPES = [
   'Outbuilding',
   'Perimeter',
 ];
+
+/** The texts of the improvement, map, report and address screens (spec 02 §2.1, §2.3, §8; ours where silent). */
+export const MORE_TEXT = {
+  /** Spec 02 §8 "Save message". */
+  improvementSaved: 'Changes to the improvement saved.',
+  missingImprovement: 'This improvement was not found.',
+  improvementValue: 'Value',
+  addImprovement: 'Add improvement',
+  improvementName: 'Improvement name',
+  markOnMap: 'Mark the location on the map',
+  /** Spec 02 §2.3, §8 "Map prompt". */
+  mapPrompt: 'Click anywhere to mark the location of the item.',
+  locationSaved: 'The location of the item was saved.',
+  noPoint: 'The request has no point to centre the map on.',
+  preview: 'Preview',
+  generating: 'Generating the report PDF…',
+  reportFailed: 'The report PDF could not be made.',
+  tryAgain: 'Try again',
+  downloadPdf: 'Download the PDF',
+  editAddress: 'Edit address',
+  addressSaved: 'The address was saved.',
+  locationRequired: 'Enter the location.',
+  suburbTownCityRequired: 'Enter the suburb, town or city.',
+  tooLong: (max: number) => `At most ${max} characters.`,
+} as const;

@@ -56,9 +56,15 @@ export const REPORTBUILDER_API = {
   totals: (requestID: string) => `${BASE}/totals/${seg(requestID)}`,
   /** GET (beyond the spec): the versions kept at each submission, each with what changed (VersionsAnswer). */
   versions: (requestID: string) => `${BASE}/versions/${seg(requestID)}`,
-  /** GET: generates the report (PDF part); answers { success, url }. */
+  /**
+   * GET: generates the report (PDF part): queues the PDF of the report's current version and waits up to
+   * 10 s; answers { success, url, ready, state, progress, version, error } (GenerateReportAnswer's fields
+   * and the job's state; services/reportbuilder README "PDF").
+   */
   report: (requestID: string, group: string) =>
     `${BASE}/report/${seg(requestID)}/savi/${seg('south africa')}/${seg(group)}/full`,
+  /** GET: the preview's poll of the PDF job: { success, pdfReady, pdfUrl, progress, state, error, version, pdfVersion }. */
+  reportReady: (requestID: string) => `${BASE}/report/${seg(requestID)}/pdf/ready`,
   /** POST multipart {requestID, file} (images part). */
   upload: `${BASE}/upload`,
   /** Where a request's uploaded images are served (images part). */

@@ -3,7 +3,10 @@ import {
   REPORTBUILDER_API,
   REQUEST_ADMIN_API,
   REQUEST_API,
+  type AddressDetailsAnswer,
   type CommentsAnswer,
+  type GenerateReportAnswer,
+  type PdfState,
   type NoteAnswer,
   type RatesAnswer,
   type ReportDetails,
@@ -40,6 +43,27 @@ const trackVersion =
       // The caller handles (or logs) the failure.
     }
   };
+
+/** GET report/…/full: the contract's { success, url } and the PDF job's state (services/reportbuilder "PDF"). */
+export interface GeneratePdfAnswer extends GenerateReportAnswer {
+  ready: boolean;
+  state: PdfState;
+  progress: number;
+  version: number;
+  error: string | null;
+}
+
+/** GET report/{id}/pdf/ready: the poll of the PDF job. */
+export interface PdfReadyAnswer {
+  success: boolean;
+  pdfReady: boolean;
+  pdfUrl: string | null;
+  progress: number;
+  state: PdfState;
+  error: string | null;
+  version: number;
+  pdfVersion: number | null;
+}
 
 export interface SaveSectionsArgs {
   ID: string;
@@ -134,6 +158,32 @@ export const reportBuilderApi = baseApi.injectEndpoints({
         }
       },
     }),
+    /** GET requestReportAddressDetails/{id}: what edit-report-address shows. */
+    addressDetails: build.query<AddressDetailsAnswer, string>({
+      query: (id) => REPORTBUILDER_API.addressDetails(id),
+      providesTags: (_a, _e, id) => [reportTag(id)],
+      onQueryStarted: trackVersion((id: string) => id),
+    }),
+    /** POST requestDetails/address: the new location and suburbTownCity (answers the address details). */
+    saveAddress: build.mutation<
+      AddressDetailsAnswer,
+      { requestID: string; addressDetails: { location: string; suburbTownCity: string }; version?: number }
+    >({
+      query: (body) => ({ url: REPORTBUILDER_API.saveAddress, method: 'POST', body }),
+      // The details (the header line, the PDF) changed too; a 409 means the report changed meanwhile.
+      invalidatesTags: (_a, error, { requestID }) =>
+        error && error.status !== 409 ? [] : [reportTag(requestID)],
+      onQueryStarted: trackVersion(({ requestID }: { requestID: string }) => requestID),
+    }),
+    /** GET report/{id}/savi/south africa/{group}/full: queues the PDF and waits up to 10 s for it. */
+    generateReport: build.mutation<GeneratePdfAnswer, { requestID: string; group: string }>({
+      query: ({ requestID, group }) => REPORTBUILDER_API.report(requestID, group),
+    }),
+    /** GET report/{id}/pdf/ready: the PDF job's state, polled while it is not ready. */
+    reportReady: build.query<PdfReadyAnswer, string>({
+      query: (id) => REPORTBUILDER_API.reportReady(id),
+      keepUnusedDataFor: 0,
+    }),
     /** GET request/{id}/any: the request with its group and point. */
     reportRequest: build.query<RequestRecord, string>({
       query: (id) => REQUEST_API.any(id),
@@ -167,5 +217,9 @@ export const {
   useSaveExtraFieldMutation,
   useReportRequestQuery,
   useGroupRatesQuery,
+  useAddressDetailsQuery,
+  useSaveAddressMutation,
+  useGenerateReportMutation,
+  useReportReadyQuery,
   useSubmitReportMutation,
 } = reportBuilderApi;

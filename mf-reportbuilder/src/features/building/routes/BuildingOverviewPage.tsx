@@ -34,7 +34,9 @@ import { Link, useNavigate } from '@portal/web-kit';
 import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, sectionOverviewHref } from '../../../paths';
 import { TEXT } from '../../../texts';
+import { ImprovementsTable } from '../../improvement/components/ImprovementsTable';
 import { useRouteParams } from '../../params/useRouteParams';
+import { Choice } from '../../report/components/Choice';
 import { SaveBar } from '../../report/components/SaveBar';
 import { useReport, type SaveMessage } from '../../report/useReport';
 import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
@@ -62,45 +64,6 @@ const forSave = (b: ReportBuilding): ReportBuilding => ({
   floors: fitFloors(b.floors, b.floors.length),
   rate: b.rate == null || b.rate === '' ? null : (parseAmount(b.rate) ?? b.rate),
 });
-
-/** A native select with the spec's placeholder first (spec 02 §4.4). */
-function Choice({
-  label,
-  value,
-  options,
-  placeholder = PLEASE_SELECT_A_VALUE,
-  onChange,
-  disabled,
-}: {
-  label: string;
-  value: string;
-  options: readonly (string | { value: string; label: string })[];
-  placeholder?: string;
-  onChange: (value: string) => void;
-  disabled?: boolean;
-}) {
-  const listed = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
-  // A value the rates no longer offer is still shown as it is.
-  const all = value && !listed.some((o) => o.value === value) ? [{ value, label: value }, ...listed] : listed;
-  return (
-    <TextField
-      select
-      label={label}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-      sx={{ minWidth: 200 }}
-      disabled={disabled}
-    >
-      <option value="">{placeholder}</option>
-      {all.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </TextField>
-  );
-}
 
 /**
  * Spec 02 §2.1 building-overview (?requestID&sectionID&buildingID): category, type, class and rate from
@@ -399,6 +362,15 @@ export function BuildingOverviewPage() {
           </Stack>
         )}
       </Stack>
+      <ImprovementsTable
+        requestID={requestID}
+        sectionID={sectionID}
+        buildingID={String(index)}
+        improvements={building.improvements}
+        point={report.details?.coordinates ?? request?.coordinates}
+        disabled={readOnly}
+        onChange={(improvements) => update({ improvements })}
+      />
       {prompt}
     </Box>
   );

@@ -1,0 +1,255 @@
+import { useEffect, useMemo, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  changeRateLevel,
+  formatMoney,
+  fromCents,
+  improvementNameError,
+  improvementValueCents,
+  isPlaceholder,
+  parseAmount,
+  PLEASE_SELECT_A_VALUE,
+  PLEASE_SELECT_OR_TYPE,
+  type RateLevel,
+  type RateSelection,
+  type ReportImprovement,
+} from '@portal/domain';
+import { Link } from '@portal/web-kit';
+import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
+import { buildingOverviewHref, leafletPageHref, sectionOverviewHref } from '../../../paths';
+import { MORE_TEXT, TEXT } from '../../../texts';
+import {
+  categoryOptions,
+  classOptions,
+  rateOption,
+  saviRows,
+  typeOptions,
+  unitOption,
+} from '../../building/rateOptions';
+import { useRouteParams } from '../../params/useRouteParams';
+import { Choice } from '../../report/components/Choice';
+import { SaveBar } from '../../report/components/SaveBar';
+import { useReport, type SaveMessage } from '../../report/useReport';
+import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
+import { improvementsAt, indexOf, withImprovement, type ImprovementPlace } from '../improvements';
+
+const BUILDING_PARAMS = ['requestID', 'sectionID', 'buildingID', 'improvementID'] as const;
+const SECTION_PARAMS = ['requestID', 'sectionID', 'improvementID'] as const;
+
+const selectionOf = (i: ReportImprovement): RateSelection => ({
+  category: i.category || PLEASE_SELECT_A_VALUE,
+  type: i.type || PLEASE_SELECT_A_VALUE,
+  class: i.class || PLEASE_SELECT_A_VALUE,
+  rate: i.rate == null || i.rate === '' ? PLEASE_SELECT_OR_TYPE : String(i.rate),
+});
+
+const numberOrNull = (text: string): number | null => {
+  if (text.trim() === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : null;
+};
+
+/** An improvement as it is saved: the name trimmed, a typed rate as a number when it is one. */
+const forSave = (i: ReportImprovement): ReportImprovement => ({
+  ...i,
+  name: i.name.trim(),
+  rate: i.rate == null || i.rate === '' ? null : (parseAmount(i.rate) ?? i.rate),
+});
+
+/** Spec 02 §2.1 building-improvement-overview (?requestID&sectionID&buildingID&improvementID). */
+export function BuildingImprovementOverviewPage() {
+  const params = useRouteParams(BUILDING_PARAMS);
+  return <ImprovementOverview {...params} inBuilding />;
+}
+
+/** Spec 02 §2.1 section-improvement-overview (?requestID&sectionID&improvementID). */
+export function SectionImprovementOverviewPage() {
+  const params = useRouteParams(SECTION_PARAMS);
+  return <ImprovementOverview {...params} buildingID={null} inBuilding={false} />;
+}
+
+/**
+ * Spec 02 §2.3 improvement overview: the cascading rate dropdowns from the group's rates (a level's change
+ * resets those below, §4.4), the name (required, §5), the number of units, the live value (units × rate),
+ * save ('Changes to the improvement saved.', §8) and the link to the map that places its marker.
+ */
+function ImprovementOverview({
+  requestID,
+  sectionID,
+  buildingID,
+  improvementID,
+  inBuilding,
+}: {
+  requestID: string | null;
+  sectionID: string | null;
+  buildingID: string | null;
+  improvementID: string | null;
+  inBuilding: boolean;
+}) {
+  const report = useReport(requestID);
+  const request = useReportRequestQuery(requestID ?? skipToken).data;
+  const groupID = report.details?.group?.id ?? request?.group?.id ?? null;
+  const rates = useGroupRatesQuery(groupID ?? skipToken).data;
+  const rows = useMemo(() => saviRows(rates?.rates ?? []), [rates]);
+
+  const index = indexOf(improvementID);
+  const buildingIndex = inBuilding ? indexOf(buildingID) : null;
+  const place: ImprovementPlace | null =
+    sectionID && (!inBuilding || buildingIndex !== null) ? { sectionID, building: buildingIndex } : null;
+  const list = place && report.draft ? improvementsAt(report.draft, place) : undefined;
+  const stored = index === null ? undefined : list?.[index];
+  const [improvement, setImprovement] = useState<ReportImprovement | null>(null);
+  const [edited, setEdited] = useState(false);
+  useEffect(() => {
+    if (stored && !edited) setImprovement(stored);
+  }, [stored, edited]);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [message, setMessage] = useState<SaveMessage | null>(null);
+
+  const save = async (): Promise<boolean> => {
+    if (!improvement || !place || index === null || !report.draft) return false;
+    const error = improvementNameError(improvement.name);
+    setNameError(error);
+    if (error) return false;
+    const result = await report.save(withImprovement(report.draft, place, index, forSave(improvement)));
+    // Saved, or a 409 (the report was reloaded): the screen shows the server's copy again.
+    if (result.ok || result.message?.severity === 'warning') setEdited(false);
+    setMessage(result.ok ? { severity: 'success', text: MORE_TEXT.improvementSaved } : result.message);
+    return result.ok;
+  };
+  const { prompt } = useUnsavedChanges(edited || report.edited, save);
+
+  if (!requestID) return <Alert severity="info">{TEXT.missingRequest}</Alert>;
+  if (!sectionID) return <Alert severity="info">{TEXT.missingSection}</Alert>;
+  if (!report.draft) return report.sectionsFailed ? null : <LinearProgress aria-label={TEXT.loading} />;
+  if (!stored || index === null) return <Alert severity="info">{MORE_TEXT.missingImprovement}</Alert>;
+  if (!improvement) return <LinearProgress aria-label={TEXT.loading} />;
+  const readOnly = !report.editable;
+  const section = report.draft[sectionID]!;
+  const building = buildingIndex === null ? null : section.buildings[buildingIndex];
+
+  const update = (change: Partial<ReportImprovement>) => {
+    setImprovement((i) => (i ? { ...i, ...change } : i));
+    setEdited(true);
+  };
+  const selection = selectionOf(improvement);
+  const changeLevel = (level: RateLevel, value: string) => {
+    const next = changeRateLevel(
+      selection,
+      level,
+      value || (level === 'rate' ? PLEASE_SELECT_OR_TYPE : PLEASE_SELECT_A_VALUE),
+    );
+    const plain = (v: string) => (isPlaceholder(v) ? '' : v);
+    const chosen = { category: plain(next.category), type: plain(next.type), class: plain(next.class) };
+    const unit = level === 'class' && chosen.class ? unitOption(rows, chosen) : null;
+    update({
+      ...chosen,
+      rate: isPlaceholder(next.rate) ? null : next.rate,
+      ...(unit !== null ? { unit } : {}),
+    });
+  };
+  const offeredRate = improvement.class ? rateOption(rows, improvement) : null;
+  const value = formatMoney(fromCents(improvementValueCents(improvement)));
+
+  return (
+    <Box sx={{ p: 2 }}>
+      <Typography variant="h5" component="h1">
+        Improvement overview: {stored.name}
+      </Typography>
+      <Typography color="text.secondary">
+        <Link to={sectionOverviewHref(requestID, sectionID)}>Section {section.name}</Link>
+        {building && buildingIndex !== null && (
+          <>
+            {' · '}
+            <Link to={buildingOverviewHref(requestID, sectionID, String(buildingIndex))}>
+              Building {building.name}
+            </Link>
+          </>
+        )}
+        {' · '}
+        <Link
+          to={leafletPageHref(requestID, sectionID, inBuilding ? String(buildingIndex) : null, String(index))}
+        >
+          {MORE_TEXT.markOnMap}
+        </Link>
+      </Typography>
+      {readOnly && <Alert severity="info">{TEXT.readOnly}</Alert>}
+      <SaveBar dirty={edited || report.edited} disabled={readOnly} onSave={save} message={message}>
+        <Typography aria-label="Improvement value" data-testid="improvement-value">
+          {MORE_TEXT.improvementValue}: R {value}
+        </Typography>
+      </SaveBar>
+      <Stack spacing={2} sx={{ maxWidth: 800 }}>
+        <TextField
+          label={MORE_TEXT.improvementName}
+          value={improvement.name}
+          onChange={(e) => update({ name: e.target.value })}
+          error={!!nameError}
+          helperText={nameError ?? undefined}
+          disabled={readOnly}
+        />
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Choice
+            label="Category"
+            value={improvement.category}
+            options={categoryOptions(rows)}
+            onChange={(v) => changeLevel('category', v)}
+            disabled={readOnly}
+          />
+          <Choice
+            label="Type"
+            value={improvement.type}
+            options={improvement.category ? typeOptions(rows, improvement.category) : []}
+            onChange={(v) => changeLevel('type', v)}
+            disabled={readOnly}
+          />
+          <Choice
+            label="Class"
+            value={improvement.class}
+            options={
+              improvement.category && improvement.type
+                ? classOptions(rows, improvement.category, improvement.type)
+                : []
+            }
+            onChange={(v) => changeLevel('class', v)}
+            disabled={readOnly}
+          />
+          <TextField
+            label="Rate"
+            placeholder={PLEASE_SELECT_OR_TYPE}
+            value={improvement.rate == null ? '' : String(improvement.rate)}
+            onChange={(e) => changeLevel('rate', e.target.value)}
+            slotProps={{ htmlInput: { list: 'improvement-rate-options' }, inputLabel: { shrink: true } }}
+            disabled={readOnly}
+          />
+          <datalist id="improvement-rate-options">
+            {offeredRate !== null && <option value={String(offeredRate)} />}
+          </datalist>
+        </Stack>
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <TextField
+            label="Unit"
+            value={improvement.unit ?? ''}
+            onChange={(e) => update({ unit: e.target.value })}
+            disabled={readOnly}
+          />
+          <TextField
+            label="Number of units"
+            type="number"
+            value={improvement.numberOfUnits ?? ''}
+            onChange={(e) => update({ numberOfUnits: numberOrNull(e.target.value) })}
+            slotProps={{ htmlInput: { min: 0 } }}
+            disabled={readOnly}
+          />
+        </Stack>
+      </Stack>
+      {prompt}
+    </Box>
+  );
+}
