@@ -21,10 +21,6 @@ export const TEXT = {
   leaveSave: 'Save and leave',
   leaveDiscard: 'Leave without saving',
   leaveStay: 'Stay on this page',
-  imagePlaceholder:
-    'The property image is not available yet (image capture is still to come). The section markers are listed here by number.',
-  sectionImagePlaceholder:
-    'The section image is not available yet (image capture is still to come). The building markers are listed here by number.',
   extraValueNotNumber: 'The value must be a number.',
   submitReport: 'Submit report',
 } as const;

@@ -38,6 +38,7 @@ describe('migrations', () => {
     expect(reportbuilderTables.map((row) => row.table_name)).toEqual([
       'rates',
       'report_edits',
+      'report_images',
       'report_versions',
       'reports',
     ]);
