@@ -10,3 +10,4 @@ export * from './requests';
 export * from './requestAdmin';
 export * from './iris';
 export * from './reportBuilder';
+export * from './avsEditor';

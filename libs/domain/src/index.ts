@@ -5,3 +5,4 @@ export * from './references';
 export * from './requestWorkflow';
 export * from './iris';
 export * from './reportBuilder';
+export * from './avsEditor';

@@ -11,6 +11,7 @@ import { RiskLayers1764400000000 } from './1764400000000-RiskLayers';
 import { IrisReports1764410000000 } from './1764410000000-IrisReports';
 import { ReportBuilder1764500000000 } from './1764500000000-ReportBuilder';
 import { ReportImages1764510000000 } from './1764510000000-ReportImages';
+import { AvsEditor1764600000000 } from './1764600000000-AvsEditor';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   IrisReports1764410000000,
   ReportBuilder1764500000000,
   ReportImages1764510000000,
+  AvsEditor1764600000000,
 ];
