@@ -62,6 +62,19 @@ export type PoiType = (typeof POI_TYPE_VALUES)[number];
 export const ADDRESS_QUALITY_CODES = ['CNF', 'EST', 'DDS', 'VR', 'SV'] as const;
 export type AddressQualityCode = (typeof ADDRESS_QUALITY_CODES)[number];
 
+/**
+ * Request-side schemas of the two code lists, spelled out: the route type provider reads a plain union of
+ * literals (a literalUnion would reach the handlers as unknown).
+ */
+const QualityCodeSchema = Type.Union([
+  Type.Literal('CNF'),
+  Type.Literal('EST'),
+  Type.Literal('DDS'),
+  Type.Literal('VR'),
+  Type.Literal('SV'),
+]);
+const PoiTypeSchema = Type.Union([Type.Literal(10000), Type.Literal(10500), Type.Literal(11000)]);
+
 const Id = Type.String({ minLength: 1, maxLength: 20, pattern: '^[0-9]+$' });
 const Uuid = Type.String({
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
@@ -304,7 +317,7 @@ export type AddressVersionBody = Static<typeof AddressVersionBody>;
 
 export const QualityBody = Type.Object({
   version: Version,
-  quality: literalUnion(ADDRESS_QUALITY_CODES),
+  quality: QualityCodeSchema,
 });
 export type QualityBody = Static<typeof QualityBody>;
 
@@ -328,7 +341,7 @@ export const AddAddressBody = Type.Object({
   roadId: Id,
   houseNumber: Type.String({ maxLength: 20 }),
   unit: Type.Optional(Type.String({ maxLength: 20 })),
-  quality: Type.Optional(literalUnion(ADDRESS_QUALITY_CODES)),
+  quality: Type.Optional(QualityCodeSchema),
 });
 export type AddAddressBody = Static<typeof AddAddressBody>;
 
@@ -338,7 +351,7 @@ export const AddPoiBody = Type.Object({
   lat: Lat,
   lng: Lng,
   name: Type.String({ maxLength: 200 }),
-  poiType: literalUnion(POI_TYPE_VALUES),
+  poiType: PoiTypeSchema,
   category: Type.Optional(Type.String({ maxLength: 60 })),
   /** Attach it to an address on the parcel. */
   addressId: Type.Optional(Id),

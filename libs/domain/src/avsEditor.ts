@@ -6,6 +6,12 @@ import type { AddressQualityCode, RequestStatus } from '@portal/contracts';
  */
 
 /**
+ * Spec 03 §1: "Operators edit addresses and parcels, and resolve can't-locate requests": SAVi operators and
+ * administrators (the roles of the session user). The remote's guard and every call of the service check it.
+ */
+export const ADDRESS_EDITOR_ROLES: readonly string[] = ['admin', 'saviOperator'];
+
+/**
  * Spec 03 §5: the address quality options. CNF is "25 or below" and DDS, VR and SV are 40, 50 and 60; EST's
  * value is not given: 30 here, between CNF and DDS (docs/decisions.md "Address editor").
  */

@@ -31,3 +31,4 @@ export {
 export { GENERATOR_SOURCE, type GeneratedCounts } from './generator/batch';
 export { PARCEL_TYPE, DATA_QUALITY, ADDRESS_QUALITY, POI_TYPE } from './generator/codes';
 export * from './risk';
+export { insideSouthAfrica, SOUTH_AFRICA_BOUNDS } from './country';

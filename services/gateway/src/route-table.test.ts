@@ -134,9 +134,22 @@ describe('the portal table', () => {
     expect(serviceOf('/reportbuilder/property-overview', ROUTES)).toBeUndefined();
   });
 
+  it('sends the address editor its calls, and the address service stays with the locator', () => {
+    for (const url of [
+      '/api/v1.0/addresseditor/display_data/-33.93/18.86',
+      '/api/v1.0/addresseditor/multi_parcel',
+      '/api/v1.0/addresseditor/dequeue_validate_parcel/',
+      '/api/v1.0/addaddress/get_point_data/-33.93/18.86',
+      '/api/v1.0/addaddress/no_address_parcel',
+    ])
+      expect([url, serviceOf(url, ROUTES)]).toEqual([url, 'avs-editor']);
+    expect(serviceOf('/api/avs/search', ROUTES)).toBe('locator');
+  });
+
   it('routes to every service of the table except the workers', () => {
     const routed = new Set(ROUTES.map((route) => route.service));
     expect([...routed].sort()).toEqual([
+      'avs-editor',
       'identity',
       'iris',
       'locator',

@@ -111,6 +111,8 @@ export class AvsEditor1764600000000 implements MigrationInterface {
              WHERE address_count = 0 AND ${WORKABLE}`);
     await q(`CREATE INDEX parcels_validate_queue_idx ON geo.parcels (id)
              WHERE parcel_type_id = 90 OR data_quality_id = -10`);
+    // An operator's own holds, given back when they take the next item.
+    await q('CREATE INDEX parcels_held_by_idx ON geo.parcels (held_by) WHERE held_by IS NOT NULL');
     // "Not already on that street": a street's numbers, whatever their case.
     await q(
       `CREATE INDEX addresses_street_house_number_idx ON geo.addresses (street_id, lower(house_number))`,
@@ -145,8 +147,8 @@ export class AvsEditor1764600000000 implements MigrationInterface {
         CONSTRAINT request_holds_request_id_fkey FOREIGN KEY (request_id)
           REFERENCES requests.requests (id) ON DELETE CASCADE
       )`);
-    // The can't-locate queue: AVS requests of subtype Can't Locate, oldest first.
-    await q(`CREATE INDEX requests_cant_locate_queue_idx ON requests.requests (created_at, id)
+    // The can't-locate queue: AVS requests of subtype Can't Locate, prioritised ones first, then oldest.
+    await q(`CREATE INDEX requests_cant_locate_queue_idx ON requests.requests (priority DESC, created_at, id)
              WHERE request_type = 'AVS' AND request_sub_type = 'Can''t Locate'`);
   }
 

@@ -1,5 +1,5 @@
 import type { NamedGeometry, Parcel, ReverseAnswer, SearchResultItem } from '@portal/contracts';
-import { formatAddress, shortAddress, type Queryable } from '@portal/geo';
+import { formatAddress, insideSouthAfrica, shortAddress, type Queryable } from '@portal/geo';
 import { badRequest } from '@portal/server-kit';
 import { confidence } from './score';
 import { erfTitle } from './search';
@@ -20,32 +20,10 @@ export const REVERSE_TEXT = {
  */
 export const NEAREST_ADDRESS_MAX_METRES = 1000;
 
-/**
- * How far outside the stored country outline a point may be and still count: outlines are simplified
- * (Natural Earth), and a coastal or border property must not be refused for it. About 5 km.
- */
-const COUNTRY_TOLERANCE_DEGREES = 0.05;
-
-/** Used when no country outline is loaded: South Africa's extent with the same tolerance. */
-const SOUTH_AFRICA_BOUNDS = { west: 16.3, east: 33.0, south: -35.0, north: -22.0 } as const;
-
 /** A parcel holds at most this many addresses in an answer (a large estate's units). */
 const PARCEL_ADDRESS_LIMIT = 500;
 
 const POINT = 'ST_SetSRID(ST_MakePoint($1, $2), 4326)';
-
-/** Whether a point lies in South Africa: in its outline in geo.places when loaded, else in its extent. */
-export async function insideSouthAfrica(db: Queryable, lat: number, lng: number): Promise<boolean> {
-  const [row]: { outlines: number; inside: boolean | null }[] = await db.query(
-    `SELECT count(*)::int AS outlines,
-            bool_or(ST_Intersects(geom, ${POINT}) OR ST_DWithin(geom, ${POINT}, $3)) AS inside
-     FROM geo.places WHERE kind = 'country' AND geom IS NOT NULL`,
-    [lng, lat, COUNTRY_TOLERANCE_DEGREES],
-  );
-  if (row.outlines > 0) return !!row.inside;
-  const b = SOUTH_AFRICA_BOUNDS;
-  return lat >= b.south && lat <= b.north && lng >= b.west && lng <= b.east;
-}
 
 interface ParcelRow {
   id: string;

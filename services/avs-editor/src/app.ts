@@ -1,0 +1,21 @@
+import type { DataSource } from 'typeorm';
+import type { Redis } from 'ioredis';
+import { createSessionServiceApp, typed } from '@portal/server-kit';
+import type { AvsEditorConfig } from './config';
+import { editorRoutes } from './routes/editor';
+
+export interface AvsEditorDeps {
+  ds: DataSource;
+  redis: Redis;
+}
+
+/** The address editor service as a Fastify app (tests drive it with inject; main.ts listens). */
+export async function buildApp(config: AvsEditorConfig, deps: AvsEditorDeps) {
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
+  const app = await createSessionServiceApp(config, deps);
+  const ctx = { config, ds: deps.ds, redis: deps.redis };
+  await app.register(async (scope) => {
+    await editorRoutes(typed(scope), ctx);
+  });
+  return app;
+}

@@ -1,0 +1,376 @@
+import type { FastifyReply } from 'fastify';
+import {
+  AddAddressBody,
+  AddPoiBody,
+  AddressEditAnswer,
+  AddressVersionBody,
+  AVS_EDITOR_API,
+  AVS_EDITOR_ZOOM,
+  AvsEditorSettings,
+  DequeueParcelAnswer,
+  DequeueQuery,
+  DequeueRequestAnswer,
+  DequeueRequestQuery,
+  DisplayDataAnswer,
+  EditorConflictAnswer,
+  EditorEditsAnswer,
+  EditorIdParams,
+  EditorPointParams,
+  EditorRequestParams,
+  ErrorAnswer,
+  ParcelEditAnswer,
+  ParcelVersionBody,
+  PoiEditAnswer,
+  PoiVersionBody,
+  PointDataAnswer,
+  QualityBody,
+  ReleaseBody,
+  ResolveCantLocateAnswer,
+  ResolveCantLocateBody,
+  SuccessAnswer,
+  ValidateParcelBody,
+} from '@portal/contracts';
+import {
+  ADDRESS_EDITOR_ROLES,
+  QUALITY_OPTIONS,
+  VALIDATED_PARCEL_TYPES,
+  canValidateParcel,
+} from '@portal/domain';
+import { callerHooks, forbidden, type Caller, type TypedFastify } from '@portal/server-kit';
+import type { AvsEditorContext } from '../context';
+import { EditorConflict, editsOfParcel } from '../editor/audit';
+import { dequeueCantLocate, releaseRequest, resolveCantLocate } from '../editor/cantLocate';
+import {
+  addAddress,
+  addPoi,
+  changeAddress,
+  changeParcel,
+  detachPoi,
+  type EditContext,
+} from '../editor/edits';
+import { displayData, pointData } from '../editor/read';
+import { dequeueParcel, releaseParcel, type ParcelQueue } from '../editor/queues';
+
+export const ROUTE_TEXT = {
+  operators: 'The address editor is for SAVi operators and administrators.',
+  validators: "'Validate Parcel' is for validators only (an e-mail address with a configured prefix).",
+} as const;
+
+const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+const EDIT_ERRORS = { ...ERRORS, 409: EditorConflictAnswer } as const;
+
+/** Both spellings of a path: the portal answers with and without a trailing slash. */
+const both = (path: string) => {
+  const bare = path.replace(/\/+$/, '');
+  return [bare, `${bare}/`];
+};
+
+/**
+ * The address editor's calls (spec 03 §7 "Address editor" and the popup's, docs/decisions.md). Every
+ * call needs an operator (admin or saviOperator, read from the user's row on each call); the validators'
+ * calls also the e-mail prefix rule. Edits answer 409 with the current state when stale or refused.
+ */
+export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Promise<void> {
+  const callerHook = callerHooks(app, ctx.ds);
+  const operatorOnly = async (request: { caller: Caller }) => {
+    if (!request.caller.roles.some((role) => ADDRESS_EDITOR_ROLES.includes(role)))
+      throw forbidden(ROUTE_TEXT.operators);
+  };
+  const onRequest = [...callerHook, operatorOnly];
+  const isValidator = (caller: Caller) => canValidateParcel(caller.email, ctx.config.validatorEmailPrefixes);
+  const edit = (caller: Caller): EditContext => ({ caller, holdSeconds: ctx.config.holdSeconds });
+
+  /** A refused edit: 409 with the thing as it is now, in the one error shape. */
+  const conflict = (reply: FastifyReply, error: unknown, requestId: string) => {
+    if (!(error instanceof EditorConflict)) throw error;
+    return reply.code(409).send({
+      statusCode: 409 as const,
+      error: 'Conflict',
+      message: error.message,
+      requestId,
+      ...(error.current === undefined ? {} : { current: error.current }),
+    });
+  };
+
+  // ---------------------------------------------------------------- reads (spec 03 §7)
+
+  for (const url of both('/api/v1.0/addresseditor/display_data/:lat/:lng'))
+    app.get(
+      url,
+      { onRequest, schema: { params: EditorPointParams, response: { 200: DisplayDataAnswer, ...ERRORS } } },
+      async (request) => displayData(ctx.ds, request.params.lat, request.params.lng),
+    );
+
+  for (const url of both('/api/v1.0/addaddress/get_point_data/:lat/:lng'))
+    app.get(
+      url,
+      { onRequest, schema: { params: EditorPointParams, response: { 200: PointDataAnswer, ...ERRORS } } },
+      async (request) => ({
+        success: true,
+        data: await pointData(ctx.ds, request.params.lat, request.params.lng),
+      }),
+    );
+
+  for (const url of both(AVS_EDITOR_API.settings))
+    app.get(
+      url,
+      { onRequest, schema: { response: { 200: AvsEditorSettings, ...ERRORS } } },
+      async (request) => ({
+        canValidate: isValidator(request.caller),
+        holdSeconds: ctx.config.holdSeconds,
+        zoom: AVS_EDITOR_ZOOM,
+        qualities: QUALITY_OPTIONS.map((option) => ({ ...option })),
+        parcelTypes: VALIDATED_PARCEL_TYPES.map((type) => ({ ...type })),
+      }),
+    );
+
+  for (const url of both('/api/v1.0/addresseditor/parcel/:id/edits'))
+    app.get(
+      url,
+      { onRequest, schema: { params: EditorIdParams, response: { 200: EditorEditsAnswer, ...ERRORS } } },
+      async (request) => ({ success: true, edits: await editsOfParcel(ctx.ds, request.params.id) }),
+    );
+
+  // ---------------------------------------------------------------- queues
+
+  const parcelQueue = (path: string, queue: ParcelQueue) => {
+    for (const url of both(path))
+      app.get(
+        url,
+        {
+          onRequest,
+          schema: { querystring: DequeueQuery, response: { 200: DequeueParcelAnswer, ...ERRORS } },
+        },
+        async (request) => {
+          if (queue === 'validate' && !isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
+          return dequeueParcel(ctx.ds, request.caller, queue, ctx.config.holdSeconds, request.query.skip);
+        },
+      );
+  };
+  parcelQueue(AVS_EDITOR_API.multiParcel, 'multi');
+  parcelQueue(AVS_EDITOR_API.noAddressParcel, 'empty');
+  parcelQueue(AVS_EDITOR_API.dequeueValidateParcel, 'validate');
+
+  for (const url of both(AVS_EDITOR_API.cantLocate))
+    app.get(
+      url,
+      {
+        onRequest,
+        schema: { querystring: DequeueRequestQuery, response: { 200: DequeueRequestAnswer, ...ERRORS } },
+      },
+      async (request) =>
+        dequeueCantLocate(ctx.ds, request.caller, ctx.config.holdSeconds, request.query.skip),
+    );
+
+  for (const url of both(AVS_EDITOR_API.release))
+    app.post(
+      url,
+      { onRequest, schema: { body: ReleaseBody, response: { 200: SuccessAnswer, ...ERRORS } } },
+      async (request) => {
+        const { kind, id } = request.body;
+        // An id that is not one is simply not held by the caller: nothing to give back.
+        const released =
+          kind === 'parcel'
+            ? /^[0-9]{1,19}$/.test(id) && (await releaseParcel(ctx.ds, request.caller, id))
+            : /^[0-9a-f-]{36}$/i.test(id) && (await releaseRequest(ctx.ds, request.caller, id));
+        return { success: true, message: released ? 'Released.' : 'Nothing of yours to release.' };
+      },
+    );
+
+  // ---------------------------------------------------------------- edits
+
+  for (const url of both('/api/v1.0/addresseditor/address/:id/official'))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: EditorIdParams,
+          body: AddressVersionBody,
+          response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        try {
+          const address = await changeAddress(
+            ctx.ds,
+            edit(request.caller),
+            request.params.id,
+            request.body.version,
+            {
+              kind: 'official',
+            },
+          );
+          return { success: true, address };
+        } catch (error) {
+          return conflict(reply, error, request.id);
+        }
+      },
+    );
+
+  for (const kind of ['accept', 'reject'] as const)
+    for (const url of both(`/api/v1.0/addresseditor/address/:id/${kind}`))
+      app.post(
+        url,
+        {
+          onRequest,
+          schema: {
+            params: EditorIdParams,
+            body: QualityBody,
+            response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
+          },
+        },
+        async (request, reply) => {
+          try {
+            const address = await changeAddress(
+              ctx.ds,
+              edit(request.caller),
+              request.params.id,
+              request.body.version,
+              {
+                kind,
+                quality: request.body.quality,
+              },
+            );
+            return { success: true, address };
+          } catch (error) {
+            return conflict(reply, error, request.id);
+          }
+        },
+      );
+
+  for (const url of both(AVS_EDITOR_API.addAddress))
+    app.post(
+      url,
+      { onRequest, schema: { body: AddAddressBody, response: { 200: AddressEditAnswer, ...EDIT_ERRORS } } },
+      async (request, reply) => {
+        try {
+          return { success: true, address: await addAddress(ctx.ds, edit(request.caller), request.body) };
+        } catch (error) {
+          return conflict(reply, error, request.id);
+        }
+      },
+    );
+
+  for (const url of both(AVS_EDITOR_API.addPoi))
+    app.post(
+      url,
+      { onRequest, schema: { body: AddPoiBody, response: { 200: PoiEditAnswer, ...EDIT_ERRORS } } },
+      async (request, reply) => {
+        try {
+          return { success: true, poi: await addPoi(ctx.ds, edit(request.caller), request.body) };
+        } catch (error) {
+          return conflict(reply, error, request.id);
+        }
+      },
+    );
+
+  for (const url of both('/api/v1.0/addresseditor/poi/:id/detach'))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: EditorIdParams,
+          body: PoiVersionBody,
+          response: { 200: PoiEditAnswer, ...EDIT_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        try {
+          const poi = await detachPoi(ctx.ds, edit(request.caller), request.params.id, request.body.version);
+          return { success: true, poi };
+        } catch (error) {
+          return conflict(reply, error, request.id);
+        }
+      },
+    );
+
+  for (const kind of ['investigate', 'unaddressable', 'reviewed'] as const)
+    for (const url of both(`/api/v1.0/addresseditor/parcel/:id/${kind}`))
+      app.post(
+        url,
+        {
+          onRequest,
+          schema: {
+            params: EditorIdParams,
+            body: ParcelVersionBody,
+            response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
+          },
+        },
+        async (request, reply) => {
+          try {
+            const parcel = await changeParcel(
+              ctx.ds,
+              edit(request.caller),
+              request.params.id,
+              request.body.version,
+              {
+                kind,
+              },
+            );
+            return { success: true, parcel };
+          } catch (error) {
+            return conflict(reply, error, request.id);
+          }
+        },
+      );
+
+  for (const url of both('/api/v1.0/addresseditor/parcel/:id/validate'))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: EditorIdParams,
+          body: ValidateParcelBody,
+          response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        if (!isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
+        try {
+          const parcel = await changeParcel(
+            ctx.ds,
+            edit(request.caller),
+            request.params.id,
+            request.body.version,
+            {
+              kind: 'validate',
+              parcelTypeId: request.body.parcelTypeId,
+            },
+          );
+          return { success: true, parcel };
+        } catch (error) {
+          return conflict(reply, error, request.id);
+        }
+      },
+    );
+
+  for (const url of both('/api/v1.0/addresseditor/cant_locate/:id/resolve'))
+    app.post(
+      url,
+      {
+        onRequest,
+        schema: {
+          params: EditorRequestParams,
+          body: ResolveCantLocateBody,
+          response: { 200: ResolveCantLocateAnswer, ...EDIT_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        try {
+          return await resolveCantLocate(
+            ctx.ds,
+            ctx.redis,
+            request.log,
+            request.caller,
+            request.params.id.toLowerCase(),
+            request.body,
+          );
+        } catch (error) {
+          return conflict(reply, error, request.id);
+        }
+      },
+    );
+}
