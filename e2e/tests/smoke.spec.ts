@@ -42,6 +42,12 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
         routes: ['/reportbuilder'],
         roles: ['admin', 'saviOperator', 'saviQC'],
       },
+      {
+        name: 'avsEditor',
+        entry: '/remotes/avsEditor/mf-manifest.json',
+        routes: ['/avs/editor'],
+        roles: ['admin', 'saviOperator'],
+      },
     ],
   });
 });
