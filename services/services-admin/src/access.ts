@@ -74,6 +74,15 @@ export function guards(app: FastifyInstance, ds: DataSource): Guard {
   ];
 }
 
+/**
+ * Reading a rate table: the report builder's users (SAVi operators and QC) price reports of every client
+ * group, so they read any group's table; everyone else as for editing.
+ */
+export function assertMayReadRatesOf(actor: Actor, groupId: string): void {
+  if (actor.roles.includes(ROLE.saviOperator) || actor.roles.includes(ROLE.saviQC)) return;
+  assertMayEditRatesOf(actor, groupId);
+}
+
 /** Rate tables: an admin may open any group's, a rates editor only their own group's. */
 export function assertMayEditRatesOf(actor: Actor, groupId: string): void {
   if (actor.roles.includes(ROLE.admin)) return;

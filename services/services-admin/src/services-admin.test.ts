@@ -1046,6 +1046,18 @@ describe('rates', () => {
     expect((await asAdmin('GET', ADMIN_API.rates(randomUUID()))).statusCode).toBe(404);
   });
 
+  it('lets the report builder’s operators and QC read any group’s table, but not change it', async () => {
+    const other = (await asAdmin('GET', ADMIN_API.rates(kmiId))).json().rates;
+    for (const email of ['operator@portal.test', 'qc@portal.test']) {
+      const read = await call(email, 'GET', ADMIN_API.rates(kmiId));
+      expect(read.statusCode).toBe(200);
+      expect(read.json().rates).toEqual(other);
+      const save = await call(email, 'POST', ADMIN_API.saveRates, { groupID: kmiId, rates: [] });
+      expect(save.statusCode).toBe(403);
+    }
+    expect((await call(PLAIN, 'GET', ADMIN_API.rates(kmiId))).statusCode).toBe(403);
+  });
+
   it('replaces the table, converting amounts and filling blanks with the new-row defaults', async () => {
     const before = (await asAdmin('GET', ADMIN_API.rates(kmiId))).json().rates;
     const res = await call(RATES_EDITOR, 'POST', ADMIN_API.saveRates, {

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { ADMIN_API, RatesAnswer, ROLE } from '@portal/contracts';
 import { badRequest, HttpError, type TypedFastify } from '@portal/server-kit';
-import { assertMayEditRatesOf, type Guard } from '../access';
+import { assertMayEditRatesOf, assertMayReadRatesOf, type Guard } from '../access';
 import { recordChange } from '../audit';
 import type { ServicesAdminContext } from '../context';
 import { groupOr404 } from '../lookups';
@@ -29,6 +29,8 @@ const exportFileName = (code: string) => `rates-${code.replace(/[^A-Za-z0-9_-]+/
  */
 export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext, guard: Guard) {
   const ratesAccess = guard(ROLE.admin, ROLE.ratesEditor);
+  // The report builder (services/reportbuilder's users) reads the rates; only admins and editors change them.
+  const ratesReadAccess = guard(ROLE.admin, ROLE.ratesEditor, ROLE.saviOperator, ROLE.saviQC);
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
   });
@@ -45,9 +47,13 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
 
   app.get(
     '/api/v1.0/reportbuilder/rates/:groupID',
-    { onRequest: ratesAccess, schema: { params: GroupIdParams, response: { 200: RatesAnswer, ...ERRORS } } },
+    {
+      onRequest: ratesReadAccess,
+      schema: { params: GroupIdParams, response: { 200: RatesAnswer, ...ERRORS } },
+    },
     async (request) => {
-      const group = await groupFor(request, request.params.groupID);
+      const group = await groupOr404(ds.manager, request.params.groupID);
+      assertMayReadRatesOf(request.actor, group.id);
       return { success: true, groupID: group.id, rates: await readRates(ds.manager, group.id) };
     },
   );
