@@ -44,7 +44,7 @@ export function MarkedImage({
   };
 
   return (
-    <Paper variant="outlined" aria-label={label} sx={{ maxWidth: 716, p: 1, mb: 2 }}>
+    <Paper variant="outlined" role="region" aria-label={label} sx={{ maxWidth: 716, p: 1, mb: 2 }}>
       <Box
         ref={frame}
         data-testid="marker-frame"
