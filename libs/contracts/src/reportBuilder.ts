@@ -371,6 +371,20 @@ export const TotalsSettingsSchema = Type.Object({
   vatPercentage: Type.Number(),
 });
 
+/**
+ * The sum-insured check (issue 13 "Beyond the spec"): the client's sum insured from the request's reference
+ * under a key matching /SUM_INSURED/ (e.g. the group's reference 'Sum Insured'), against the grand total
+ * (libs/domain sumInsuredCheck). `differencePercent` = (value − grand total) / grand total × 100 (negative:
+ * under-insured); beyond ± `tolerancePercent` it is under- or over-insured.
+ */
+export const SumInsuredCheckSchema = Type.Object({
+  value: Type.Number(),
+  verdict: Type.Union([Type.Literal('under-insured'), Type.Literal('over-insured'), Type.Literal('within')]),
+  differencePercent: Type.Number(),
+  tolerancePercent: Type.Number(),
+});
+export type SumInsuredCheck = Static<typeof SumInsuredCheckSchema>;
+
 /** GET totals/{requestID}. `formatted`: spec 02 §4.5's en-US figures ('1,234,567.89'). */
 export const TotalsAnswer = Type.Object({
   ID: Type.String(),
@@ -384,6 +398,11 @@ export const TotalsAnswer = Type.Object({
     vat: Type.String(),
     grandTotal: Type.String(),
   }),
+  /**
+   * Null: no sum insured in the request's reference, or no grand total to compare with. Optional: an
+   * older service leaves it out.
+   */
+  sumInsured: Type.Optional(nullable(SumInsuredCheckSchema)),
 });
 export type TotalsAnswer = Static<typeof TotalsAnswer>;
 

@@ -7,6 +7,7 @@ import {
   type ReportDetails,
   type SectionsAnswer,
   type SessionUser,
+  type SumInsuredCheck,
 } from '@portal/contracts';
 import type {
   ReportBuilding,
@@ -200,6 +201,8 @@ export function reportServer(
     comment?: string;
     note?: string;
     editable?: boolean;
+    /** GET totals' sum-insured check (issue 13); left out when not given, as an older service answers. */
+    sumInsured?: SumInsuredCheck | null;
   } = {},
 ) {
   const state = {
@@ -230,7 +233,12 @@ export function reportServer(
     },
     [`GET ${REPORTBUILDER_API.details(REQUEST_ID)}`]: () => json(200, details()),
     [`GET ${REPORTBUILDER_API.totals(REQUEST_ID)}`]: () =>
-      json(200, { ID: REQUEST_ID, version: state.version, settings: options.settings ?? WORKED_SETTINGS }),
+      json(200, {
+        ID: REQUEST_ID,
+        version: state.version,
+        settings: options.settings ?? WORKED_SETTINGS,
+        ...(options.sumInsured === undefined ? {} : { sumInsured: options.sumInsured }),
+      }),
     [`GET ${REPORTBUILDER_API.commentsOf(REQUEST_ID)}`]: () =>
       json(200, { ID: REQUEST_ID, userID: null, comment: state.comment, version: state.version }),
     [`POST ${REPORTBUILDER_API.comments}`]: async (request) => {

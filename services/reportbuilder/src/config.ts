@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_VAT_PERCENTAGE } from '@portal/contracts';
+import { DEFAULT_SUM_INSURED_TOLERANCE_PERCENT } from '@portal/domain';
 import { loadPdfWorkerSettings, type PdfWorkerSettings } from '@portal/pdf-jobs';
 import { intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
 
@@ -19,6 +20,8 @@ export interface ReportBuilderConfig extends BaseConfig, PdfWorkerSettings {
   imageMaxBytes: number;
   imageMaxPixels: number;
   imageBodyLimit: number;
+  /** GET totals' sum-insured check (issue 13): under- or over-insured beyond this percent of the total. */
+  sumInsuredTolerancePercent: number;
 }
 
 /** services/reportbuilder and its worker: port 3003 (`PORT` overrides). */
@@ -27,6 +30,9 @@ export function loadReportBuilderConfig(
 ): ReportBuilderConfig {
   const base = loadBaseConfig('reportbuilder', 3003, env);
   const vat = Number(env.REPORTBUILDER_VAT_PERCENTAGE ?? DEFAULT_VAT_PERCENTAGE);
+  const tolerance = Number(
+    env.REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT?.trim() || DEFAULT_SUM_INSURED_TOLERANCE_PERCENT,
+  );
   return {
     ...base,
     vatPercentage: Number.isFinite(vat) && vat >= 0 && vat <= 100 ? vat : DEFAULT_VAT_PERCENTAGE,
@@ -38,5 +44,9 @@ export function loadReportBuilderConfig(
     imageMaxBytes: intFromEnv(env, 'REPORTBUILDER_IMAGE_MAX_BYTES', 15 * 1024 * 1024),
     imageMaxPixels: intFromEnv(env, 'REPORTBUILDER_IMAGE_MAX_PIXELS', 50_000_000),
     imageBodyLimit: intFromEnv(env, 'REPORTBUILDER_IMAGE_BODY_LIMIT', 22 * 1024 * 1024),
+    sumInsuredTolerancePercent:
+      Number.isFinite(tolerance) && tolerance >= 0 && tolerance <= 100
+        ? tolerance
+        : DEFAULT_SUM_INSURED_TOLERANCE_PERCENT,
   };
 }

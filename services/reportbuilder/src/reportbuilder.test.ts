@@ -539,6 +539,70 @@ describe('totals', () => {
   });
 });
 
+describe("totals: the sum-insured check (issue 13 'Beyond the spec')", () => {
+  /** A request of a group without VAT or fee whose report totals R 1,000,000.00, with `reference`. */
+  async function reportWith(reference: object) {
+    const [group] = (await db.dataSource.query(
+      `INSERT INTO identity.groups (name, code, include_vat, include_professional_fee, professional_fee_percentage,
+                                    double_volume_percent)
+       VALUES ('Sum Insured ' || gen_random_uuid(), 'SI-' || gen_random_uuid()::text, false, false, 0, 0)
+       RETURNING id`,
+    )) as { id: string }[];
+    const id = await request('In progress', 'SAVI', group!.id);
+    await db.dataSource.query('UPDATE requests.requests SET reference = $2::jsonb WHERE id = $1', [
+      id,
+      JSON.stringify(reference),
+    ]);
+    const sections = { s1: section('Main', { improvements: [improvement('Paving', 100, 10000)] }) };
+    expect((await saveSections(OPERATOR, id, sections, 0)).statusCode).toBe(200);
+    const answer = await call(OWNER, 'GET', REPORTBUILDER_API.totals(id));
+    expect(answer.statusCode).toBe(200);
+    const body = answer.json<TotalsAnswer>();
+    expect(body.totals.grandTotal).toBe(1_000_000);
+    return body.sumInsured;
+  }
+
+  it('is within the tolerance (10 % by default), its limit included', async () => {
+    expect(await reportWith({ POLICY_NUMBER: 'KM1', SUM_INSURED: 'R 1 050,000' })).toEqual({
+      value: 1_050_000,
+      verdict: 'within',
+      differencePercent: 5,
+      tolerancePercent: 10,
+    });
+    expect((await reportWith({ SUM_INSURED: '900000' }))?.verdict).toBe('within');
+  });
+
+  it('flags under-insured and over-insured beyond it', async () => {
+    expect(await reportWith({ SUM_INSURED: '750,000.00' })).toEqual({
+      value: 750_000,
+      verdict: 'under-insured',
+      differencePercent: -25,
+      tolerancePercent: 10,
+    });
+    expect(await reportWith({ BUILDING_SUM_INSURED: 1_200_000 })).toMatchObject({
+      value: 1_200_000,
+      verdict: 'over-insured',
+      differencePercent: 20,
+    });
+  });
+
+  it('takes its tolerance from REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT', () => {
+    const tolerance = (value?: string) =>
+      loadReportBuilderConfig({ VAR_DIR: varDir, REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT: value })
+        .sumInsuredTolerancePercent;
+    expect(tolerance()).toBe(10);
+    expect(tolerance('5')).toBe(5);
+    expect(tolerance('-1')).toBe(10);
+    expect(tolerance('many')).toBe(10);
+  });
+
+  it('is null without a sum insured (or one that is not an amount)', async () => {
+    expect(await reportWith({ POLICY_NUMBER: 'KM1' })).toBeNull();
+    expect(await reportWith({ SUM_INSURED: 'unknown' })).toBeNull();
+    expect(await reportWith({})).toBeNull();
+  });
+});
+
 describe('versions kept at each submission', () => {
   /** What services/requests' submit does: the status, its history line, one transaction. */
   async function submit(id: string, email: string) {

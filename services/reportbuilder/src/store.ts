@@ -60,6 +60,8 @@ export interface RequestInfo {
   placeSuburb: string | null;
   placeTown: string | null;
   placeProvince: string | null;
+  /** The client's references (requests.requests reference: the group's reference keys → values). */
+  reference: Record<string, unknown>;
   group: {
     id: string;
     name: string;
@@ -103,7 +105,7 @@ export interface ReportState {
 }
 
 const REQUEST_SQL = `
-  SELECT r.id, r.grip_reference, r.request_type, r.status, r.user_id, r.address, r.lat, r.lng,
+  SELECT r.id, r.grip_reference, r.request_type, r.status, r.user_id, r.address, r.lat, r.lng, r.reference,
          r.selected->>'suburb' AS selected_suburb, r.selected->>'town' AS selected_town,
          g.id AS group_id, g.name AS group_name, g.include_vat, g.include_professional_fee,
          g.professional_fee_percentage::float8 AS professional_fee_percentage,
@@ -127,6 +129,7 @@ interface RequestDbRow {
   address: string;
   lat: number | null;
   lng: number | null;
+  reference: Record<string, unknown> | null;
   selected_suburb: string | null;
   selected_town: string | null;
   group_id: string | null;
@@ -155,6 +158,7 @@ const toRequestInfo = (row: RequestDbRow): RequestInfo => ({
   placeSuburb: row.place_suburb,
   placeTown: row.place_town,
   placeProvince: row.place_province,
+  reference: row.reference ?? {},
   group: row.group_id
     ? {
         id: row.group_id,

@@ -56,6 +56,48 @@ describe('property-overview (spec 02 §2.1, §4.4, §4.5)', () => {
     expect(screen.getByText('The value must be a number.')).toBeTruthy();
   });
 
+  it('shows the sum-insured check against the live total (issue 13): under-insured in red, then as edited', async () => {
+    const sumInsured = {
+      value: 3_000_000,
+      verdict: 'under-insured' as const,
+      differencePercent: -12.52,
+      tolerancePercent: 10,
+    };
+    answerFetch({ ...meAnswer(operatorUser), ...reportServer({ sumInsured }).answers });
+    renderRemote(at);
+    const line = await screen.findByRole('status', { name: 'Sum insured' });
+    expect(line.textContent).toBe('Sum insured R 3,000,000.00 — under-insured by 12.52 %');
+    fireEvent.change(screen.getByLabelText('Extra field value'), { target: { value: '' } });
+    expect(screen.getByRole('status', { name: 'Sum insured' }).textContent).toBe(
+      'Sum insured R 3,000,000.00 — under-insured by 12.11 %',
+    );
+  });
+
+  it('says over-insured, or within the tolerance, and nothing without a sum insured', async () => {
+    const check = (value: number) => ({
+      value,
+      verdict: 'within' as const,
+      differencePercent: 0,
+      tolerancePercent: 10,
+    });
+    answerFetch({ ...meAnswer(operatorUser), ...reportServer({ sumInsured: check(4_000_000) }).answers });
+    const over = renderRemote(at);
+    expect((await screen.findByRole('status', { name: 'Sum insured' })).textContent).toBe(
+      'Sum insured R 4,000,000.00 — over-insured by 16.64 %',
+    );
+    over.unmount();
+    answerFetch({ ...meAnswer(operatorUser), ...reportServer({ sumInsured: check(3_300_000) }).answers });
+    const within10 = renderRemote(at);
+    expect((await screen.findByRole('status', { name: 'Sum insured' })).textContent).toBe(
+      'Sum insured R 3,300,000.00 — within 10 %',
+    );
+    within10.unmount();
+    answerFetch({ ...meAnswer(operatorUser), ...reportServer({ sumInsured: null }).answers });
+    renderRemote(at);
+    await screen.findByTestId('total-Total');
+    expect(screen.queryByRole('status', { name: 'Sum insured' })).toBeNull();
+  });
+
   it('adds a section with the popup (DEFAULT for the first, name and type required, unique) and saves the sections whole with the version read', async () => {
     const server = reportServer({ sections: {} });
     const fetch = answerFetch({ ...meAnswer(operatorUser), ...server.answers });

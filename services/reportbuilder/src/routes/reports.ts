@@ -42,6 +42,7 @@ import {
   type ReportState,
 } from '../store';
 import { sectionsProblems } from '../validation';
+import { sumInsuredAnswer } from '../sumInsured';
 import { reportVersions } from '../versions';
 
 const ERRORS = {
@@ -383,6 +384,11 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
             vat: formatMoney(totals.vat),
             grandTotal: formatMoney(totals.grandTotal),
           },
+          sumInsured: sumInsuredAnswer(
+            state.request.reference,
+            totals.grandTotal,
+            ctx.config.sumInsuredTolerancePercent,
+          ),
         };
       },
     );

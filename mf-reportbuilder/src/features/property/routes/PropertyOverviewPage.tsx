@@ -29,6 +29,7 @@ import { isPortalError, Link, useAppDispatch } from '@portal/web-kit';
 import {
   useReportCommentsQuery,
   useReportNoteQuery,
+  useReportTotalsQuery,
   useSaveCommentsMutation,
   useSaveExtraFieldMutation,
   useSaveNoteMutation,
@@ -82,6 +83,8 @@ export function PropertyOverviewPage() {
   const report = useReport(requestID);
   const comments = useEditableText(useReportCommentsQuery(requestID ?? skipToken).data?.comment);
   const note = useEditableText(useReportNoteQuery(requestID ?? skipToken).data?.note.text);
+  // The sum-insured check (issue 13): the client's figure from GET totals, checked against the live total.
+  const sumInsured = useReportTotalsQuery(requestID ?? skipToken).data?.sumInsured ?? null;
   const [saveComments] = useSaveCommentsMutation();
   const [saveNote] = useSaveNoteMutation();
   const [saveExtraField] = useSaveExtraFieldMutation();
@@ -340,7 +343,9 @@ export function PropertyOverviewPage() {
           </Stack>
         )}
       </Stack>
-      {totals && <TotalsPanel totals={totals} extraLabel={extra?.description ?? ''} />}
+      {totals && (
+        <TotalsPanel totals={totals} extraLabel={extra?.description ?? ''} sumInsured={sumInsured} />
+      )}
       {popupOpen && (
         <SectionPopup sections={sections} onClose={() => setPopupOpen(false)} onAdd={addSection} />
       )}
