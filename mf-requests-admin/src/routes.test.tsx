@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { REQUEST_ADMIN_API, REQUEST_API } from '@portal/contracts';
+import { REPORTBUILDER_API, REQUEST_ADMIN_API, REQUEST_API, type VersionChanges } from '@portal/contracts';
 import { QC_CHECKS } from '@portal/domain';
 import {
   answerFetch,
@@ -204,6 +204,119 @@ describe('the checklists (spec 02 §2.2, §5, §6)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Query' }));
     expect(await screen.findByText('A comment is required.')).toBeTruthy();
     expect(callsTo(fetch, 'POST', REQUEST_ADMIN_API.query)).toHaveLength(0);
+  });
+});
+
+describe('the QC checklist: changes since the last submitted version (issue 13)', () => {
+  const record = { gripReference: 'GRP-2611-000001', status: 'QC check', coordinates: null };
+  const at = '/requests/admin/qc-checklist?requestID=r1&lat=-33.93&lng=18.86';
+  const none: VersionChanges = {
+    sectionsAdded: [],
+    sectionsRemoved: [],
+    sectionsChanged: [],
+    detailsChanged: [],
+    grandTotalBefore: null,
+    grandTotalAfter: null,
+  };
+  const version = (number: number, changes: Partial<VersionChanges>) => ({
+    number,
+    reportVersion: number * 3,
+    submittedAt: '2026-11-20T08:00:00.000Z',
+    submittedBy: { id: 'u2', name: 'Pieter van der Merwe' },
+    sections: [],
+    totals: null,
+    changes: { ...none, ...changes },
+  });
+  const answering = (versions: () => Response) =>
+    answerFetch({
+      ...meAnswer(qcUser),
+      [`GET ${REQUEST_API.any('r1')}`]: () => json(200, record),
+      [`GET ${REPORTBUILDER_API.versions('r1')}`]: versions,
+    });
+  const panel = async () =>
+    (await screen.findByRole('heading', { name: 'Changes since the last submitted version' })).closest(
+      'section',
+    ) as HTMLElement;
+
+  it('lists the sections added, removed and changed, the details and the grand total before → after', async () => {
+    const fetch = answering(() =>
+      json(200, {
+        ID: 'r1',
+        versions: [
+          version(2, {
+            sectionsAdded: ['Cottage'],
+            sectionsRemoved: ['Shed'],
+            sectionsChanged: ['Main house'],
+            detailsChanged: ['note', 'extraField'],
+            grandTotalBefore: 1_234_567.8,
+            grandTotalAfter: 1_300_000,
+          }),
+          version(1, { sectionsAdded: ['Main house', 'Shed'], grandTotalAfter: 1_234_567.8 }),
+        ],
+        sinceLast: { ...none, grandTotalBefore: 1_300_000, grandTotalAfter: 1_300_000 },
+      }),
+    );
+    renderRemote(at);
+    const section = await panel();
+    const list = await within(section).findByRole('list', { name: 'Changes in version 2' });
+    expect(within(section).getByText('Version 2 against version 1')).toBeTruthy();
+    expect(within(list).getByText('Sections added: Cottage')).toBeTruthy();
+    expect(within(list).getByText('Sections removed: Shed')).toBeTruthy();
+    expect(within(list).getByText('Sections changed: Main house')).toBeTruthy();
+    expect(within(list).getByText('Details changed: Note, Extra field')).toBeTruthy();
+    expect(within(list).getByText('Grand total: R 1,234,567.80 → R 1,300,000.00')).toBeTruthy();
+    // Nothing edited since version 2 was submitted: no second list.
+    expect(within(section).queryByText(/Edited since/)).toBeNull();
+    expect(callsTo(fetch, 'GET', REPORTBUILDER_API.versions('r1'))).toHaveLength(1);
+  });
+
+  it('says "First submission" for a single version, and shows edits made since it', async () => {
+    answering(() =>
+      json(200, {
+        ID: 'r1',
+        versions: [version(1, { sectionsAdded: ['Main house'], grandTotalAfter: 500_000 })],
+        sinceLast: {
+          ...none,
+          sectionsChanged: ['Main house'],
+          grandTotalBefore: 500_000,
+          grandTotalAfter: 510_000,
+        },
+      }),
+    );
+    renderRemote(at);
+    const section = await panel();
+    expect(await within(section).findByText('First submission')).toBeTruthy();
+    expect(within(section).getByText('Edited since version 1 was submitted')).toBeTruthy();
+    const list = within(section).getByRole('list', { name: 'Changes since version 1' });
+    expect(within(list).getByText('Sections changed: Main house')).toBeTruthy();
+    expect(within(list).getByText('Grand total: R 500,000.00 → R 510,000.00')).toBeTruthy();
+  });
+
+  it('says "First submission" when no version was kept', async () => {
+    answering(() => json(200, { ID: 'r1', versions: [], sinceLast: null }));
+    renderRemote(at);
+    expect(await within(await panel()).findByText('First submission')).toBeTruthy();
+  });
+
+  it('only logs a failed load; the panel says nothing is known and the checklist still works', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      answering(() => errorAnswer(500, 'Internal Server Error'));
+      renderRemote(at);
+      const section = await panel();
+      expect(await within(section).findByText('Nothing is known about earlier versions.')).toBeTruthy();
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole('group', { name: 'QC checks' })).toBeTruthy();
+      await waitFor(() =>
+        expect(logged).toHaveBeenCalledWith(
+          '[requests-admin] the report versions could not be loaded',
+          'r1',
+          expect.anything(),
+        ),
+      );
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import {
+  REPORTBUILDER_API,
   REQUEST_ADMIN_API,
   REQUEST_API,
   type RequestRecord,
@@ -14,6 +15,7 @@ import {
   type RequestStatusCountsAnswer,
   type SavedView,
   type SavedViewsAnswer,
+  type VersionsAnswer,
 } from '@portal/contracts';
 import { baseApi } from '@portal/web-kit';
 
@@ -143,6 +145,11 @@ export const requestsApi = baseApi.injectEndpoints({
     consoleJob: build.query<ConsoleJob, string>({
       query: (id) => REQUEST_ADMIN_API.job(id),
     }),
+    /** GET reportbuilder/versions/{id} (issue 13 "Beyond the spec"): the report's submitted versions. */
+    reportVersions: build.query<VersionsAnswer, string>({
+      query: (id) => REPORTBUILDER_API.versions(id),
+      providesTags: (_answer, _error, id) => [{ type: 'Request', id }],
+    }),
   }),
 });
 
@@ -163,4 +170,5 @@ export const {
   useStartExportMutation,
   useStartZipMutation,
   useConsoleJobQuery,
+  useReportVersionsQuery,
 } = requestsApi;

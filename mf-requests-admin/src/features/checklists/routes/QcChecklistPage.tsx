@@ -15,6 +15,7 @@ import { useChangeRequestMutation } from '../../../api/requestsApi';
 import { PATHS } from '../../../paths';
 import { TEXT } from '../../../texts';
 import { ChecklistFrame, useChecklistParams } from '../components/ChecklistFrame';
+import { VersionChangesPanel } from '../components/VersionChangesPanel';
 
 /**
  * requests/admin/qc-checklist (spec 02 §2.2, §4.2, §6): 7 checks, property type, buildings and price.
@@ -45,6 +46,8 @@ export function QcChecklistPage() {
     <ChecklistFrame title={TEXT.qcTitle} requestID={requestID}>
       {(record) => (
         <Stack spacing={2}>
+          <VersionChangesPanel requestID={requestID} />
+          <Divider />
           <FormGroup role="group" aria-label="QC checks">
             {QC_CHECKS.map((check, index) => (
               <FormControlLabel
