@@ -198,17 +198,21 @@ describeWithData('computeRiskReport (risk layers from ../shared/data)', () => {
     });
   });
 
-  it('answers within 300 ms at the 95th percentile', async () => {
-    const times: number[] = [];
+  // Its speed is bench/iris.mjs's (p95 ≤ 300 ms), not a timed assertion here.
+  it('computes a report anywhere in the country with no number made up (no NaN or infinity)', async () => {
+    const unfinite = (value: unknown, path: string): string[] =>
+      typeof value === 'number'
+        ? Number.isFinite(value)
+          ? []
+          : [path]
+        : value && typeof value === 'object'
+          ? Object.entries(value).flatMap(([key, inner]) => unfinite(inner, `${path}.${key}`))
+          : [];
     for (let k = 0; k < 60; k++) {
       // Spread over the Western Cape and the rest of the country.
       const lat = -34 + ((k * 7) % 60) * 0.12;
       const lng = 18.4 + ((k * 11) % 60) * 0.15;
-      const started = performance.now();
-      await compute(lat, lng);
-      times.push(performance.now() - started);
+      expect(unfinite(await compute(lat, lng), `(${lat}, ${lng})`)).toEqual([]);
     }
-    times.sort((x, y) => x - y);
-    expect(times[Math.ceil(0.95 * times.length) - 1]).toBeLessThan(300);
   });
 });
