@@ -24,6 +24,7 @@ import { measureRealtimeLatency, writeRealtimeLatencyResults } from './realtime-
 import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
 import { measureIris } from './iris.mjs';
 import { measureReportBuilder } from './reportbuilder.mjs';
+import { measureAvsEditor } from './avs-editor.mjs';
 
 await exitOnPrepareError(() => prepare());
 const ports = await freePortsForAll();
@@ -64,6 +65,8 @@ try {
     iris: await measureIris(),
     // Its own database; the report builder service and its PDF worker.
     reportBuilder: await measureReportBuilder(),
+    // The address editor over the geodata bench database, its service in this process.
+    avsEditor: await measureAvsEditor(),
   };
   console.log(JSON.stringify(results, null, 2));
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');

@@ -89,7 +89,7 @@ describe('/avs/editor (spec 03 §2 "Address editor")', () => {
     fireEvent.click(await screen.findByRole('button', { name: TEXT.nextMulti }, { timeout: 30_000 }));
     const work = await screen.findByTestId('work-item');
     await waitFor(() => expect(work.textContent).toContain('Multi-address parcel Erf 1234'));
-    expect(work.textContent).toContain('Held for you until 12:15');
+    expect(work.textContent).toContain('Held for you until 12:15 · 41 more waiting');
     expect(callsTo(fetch, 'GET', AVS_EDITOR_API.displayData(POINT.lat, POINT.lng))).toHaveLength(1);
     expect(router.state.location.search).toBe(`?lat=${POINT.lat}&lng=${POINT.lng}`);
   });

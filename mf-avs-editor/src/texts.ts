@@ -1,3 +1,5 @@
+import { QUEUE_COUNT_LIMIT } from '@portal/contracts';
+
 /** The remote's user-facing texts. Those of the spec verbatim (spec 03 §2, §5, §8). */
 export const TEXT = {
   title: 'AVS Address Editor',
@@ -12,6 +14,9 @@ export const TEXT = {
   parcelDone: 'Parcel done',
   queueEmpty: 'Nothing waiting in this queue.',
   held: (until: string) => `Held for you until ${until}`,
+  /** The queue's count stops at QUEUE_COUNT_LIMIT (services/avs-editor). */
+  waiting: (remaining: number) =>
+    `${remaining >= QUEUE_COUNT_LIMIT ? `${QUEUE_COUNT_LIMIT}+` : remaining} more waiting`,
   noPoint: 'Take a parcel or a request from a queue, search for an address, or type GPS co-ordinates.',
   gps: 'GPS co-ordinates',
   gpsHint: 'e.g. -33.9321, 18.8602',

@@ -239,6 +239,9 @@ export type AddressEditorData = Static<typeof AddressEditorData>;
 export const PointDataAnswer = Type.Object({ success: Type.Boolean(), data: AddressEditorData });
 export type PointDataAnswer = Static<typeof PointDataAnswer>;
 
+/** A queue's `remaining` is counted up to this (a count of tens of thousands would cost each dequeue). */
+export const QUEUE_COUNT_LIMIT = 1000;
+
 /** A parcel taken from a queue, held for the caller until `heldUntil`. */
 export const QueuedParcel = Type.Object({
   parcelId: Type.String(),
@@ -253,7 +256,10 @@ export type QueuedParcel = Static<typeof QueuedParcel>;
 export const DequeueParcelAnswer = Type.Object({
   success: Type.Boolean(),
   parcel: Type.Union([QueuedParcel, Type.Null()]),
-  /** Parcels left in the queue that nobody holds (the one taken not counted). */
+  /**
+   * Parcels left in the queue that nobody holds (the one taken not counted), counted up to
+   * QUEUE_COUNT_LIMIT: that number means "at least".
+   */
   remaining: Type.Integer(),
 });
 export type DequeueParcelAnswer = Static<typeof DequeueParcelAnswer>;
@@ -287,6 +293,7 @@ export type CantLocateItem = Static<typeof CantLocateItem>;
 export const DequeueRequestAnswer = Type.Object({
   success: Type.Boolean(),
   request: Type.Union([CantLocateItem, Type.Null()]),
+  /** Requests left that nobody holds, counted up to QUEUE_COUNT_LIMIT. */
   remaining: Type.Integer(),
 });
 export type DequeueRequestAnswer = Static<typeof DequeueRequestAnswer>;

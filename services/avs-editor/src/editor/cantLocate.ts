@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Redis } from 'ioredis';
 import {
+  QUEUE_COUNT_LIMIT,
   REQUEST_SUBTYPE,
   REQUEST_UPDATED_CHANNEL,
   type CantLocateItem,
@@ -135,7 +136,9 @@ export async function dequeueCantLocate(
     return null;
   });
   const [{ remaining }]: { remaining: number }[] = await ds.query(
-    `SELECT count(*)::int AS remaining FROM requests.requests r WHERE ${QUEUE} AND ${FREE}`,
+    `SELECT count(*)::int AS remaining FROM (
+       SELECT 1 FROM requests.requests r WHERE ${QUEUE} AND ${FREE} LIMIT ${QUEUE_COUNT_LIMIT}
+     ) queued`,
     [REQUEST_SUBTYPE.cantLocate, CANT_LOCATE_OPEN_STATUSES],
   );
   return { success: true, request: item, remaining };

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { DequeueParcelAnswer } from '@portal/contracts';
+import { QUEUE_COUNT_LIMIT, type DequeueParcelAnswer } from '@portal/contracts';
 import type { Caller } from '@portal/server-kit';
 import { changedRows } from './rows';
 
@@ -63,7 +63,9 @@ export async function dequeueParcel(
     return held;
   });
   const [{ remaining }]: { remaining: number }[] = await ds.query(
-    `SELECT count(*)::int AS remaining FROM geo.parcels WHERE ${QUEUE_CONDITION[queue]} AND ${FREE}`,
+    `SELECT count(*)::int AS remaining FROM (
+       SELECT 1 FROM geo.parcels WHERE ${QUEUE_CONDITION[queue]} AND ${FREE} LIMIT ${QUEUE_COUNT_LIMIT}
+     ) queued`,
   );
   return {
     success: true,

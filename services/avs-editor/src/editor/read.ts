@@ -103,47 +103,73 @@ interface ViewParcelRow extends ParcelRow {
 }
 
 /**
- * Voronoi areas (spec 03 §2): per parcel, one area per distinct address point (ST_VoronoiPolygons over the
- * parcel's points, extended to its outline), clipped to the parcel; addresses at the same point share an
- * area, and a parcel with one point is its own area. An address whose point lies outside its parcel still
- * has an area inside the parcel when its cell reaches it.
+ * Voronoi areas (spec 03 §2): per parcel, one area per distinct address point, clipped to the parcel;
+ * addresses at the same point share an area, and a parcel with one point is its own area.
+ *
+ * Most parcels have one address: their area is the parcel's outline, already read, with that address.
+ * Only parcels with more than one address (address_count) go through PostGIS: ST_VoronoiPolygons over the
+ * parcel's distinct points extended to the parcel, each cell clipped to it (ST_Intersection) and written
+ * valid at 7 decimals; each cell's addresses are found through the parcel_id index, per cell (a planner
+ * left to join them all at once walked the whole address index).
  */
-async function voronoiAreas(db: Queryable, parcelIds: string[]): Promise<VoronoiFeature[]> {
-  if (parcelIds.length === 0) return [];
-  const rows: { parcel_id: string; cell: number; address_ids: string[]; geometry: string }[] = await db.query(
-    `WITH parcel AS (
-       SELECT id, geom FROM geo.parcels WHERE id = ANY($1::bigint[])
-     ), points AS (
-       SELECT parcel.id AS parcel_id, parcel.geom, ST_UnaryUnion(ST_Collect(a.point)) AS points
-       FROM parcel JOIN geo.addresses a ON a.parcel_id = parcel.id
-       GROUP BY parcel.id, parcel.geom
-     ), cells AS (
-       SELECT parcel_id, geom AS parcel_geom, geom AS cell, 1 AS cell_no, true AS whole
-       FROM points WHERE ST_NumGeometries(points) = 1
-       UNION ALL
-       SELECT points.parcel_id, points.geom, d.geom, d.path[1], false
-       FROM points CROSS JOIN LATERAL ST_Dump(ST_VoronoiPolygons(points.points, 0, points.geom)) d
-       WHERE ST_NumGeometries(points.points) > 1
-     ), clipped AS (
-       SELECT parcel_id, cell_no, whole, cell,
-              ST_ReducePrecision(ST_Multi(ST_CollectionExtract(ST_Intersection(cell, parcel_geom), 3)), $2) AS area
-       FROM cells
-     )
-     SELECT c.parcel_id::text AS parcel_id, c.cell_no AS cell,
-            array_agg(a.id::text ORDER BY a.id) AS address_ids, ST_AsGeoJSON(c.area, 7) AS geometry
-     FROM clipped c
-     JOIN geo.addresses a ON a.parcel_id = c.parcel_id AND (c.whole OR ST_Intersects(c.cell, a.point))
-     WHERE NOT ST_IsEmpty(c.area)
-     GROUP BY c.parcel_id, c.cell_no, c.area
-     ORDER BY c.parcel_id, c.cell_no`,
-    [parcelIds, PRECISION],
-  );
-  return rows.map((row) => ({
-    type: 'Feature',
-    id: `${row.parcel_id}-${row.cell}`,
-    geometry: JSON.parse(row.geometry),
-    properties: { parcelId: row.parcel_id, addressIds: row.address_ids },
-  }));
+async function voronoiAreas(
+  db: Queryable,
+  parcels: ViewParcelRow[],
+  addresses: AddressRow[],
+): Promise<VoronoiFeature[]> {
+  const onParcel = new Map<string, string[]>();
+  for (const address of addresses) {
+    if (!address.parcel_id) continue;
+    const list = onParcel.get(address.parcel_id) ?? [];
+    list.push(address.address_id);
+    onParcel.set(address.parcel_id, list);
+  }
+  const areas: VoronoiFeature[] = parcels
+    .filter((parcel) => parcel.address_count === 1 && onParcel.has(parcel.parcel_id))
+    .map((parcel) => ({
+      type: 'Feature',
+      id: `${parcel.parcel_id}-1`,
+      geometry: JSON.parse(parcel.geometry),
+      properties: { parcelId: parcel.parcel_id, addressIds: onParcel.get(parcel.parcel_id)! },
+    }));
+  const several = parcels.filter((parcel) => parcel.address_count > 1).map((parcel) => parcel.parcel_id);
+  if (several.length === 0) return areas;
+  const rows: { parcel_id: string; cell: number; address_ids: string[] | null; geometry: string }[] =
+    await db.query(
+      `WITH points AS (
+         SELECT p.id AS parcel_id, p.geom,
+                (SELECT ST_UnaryUnion(ST_Collect(a.point)) FROM geo.addresses a WHERE a.parcel_id = p.id) AS points
+         FROM geo.parcels p WHERE p.id = ANY($1::bigint[])
+       ), cells AS MATERIALIZED (
+         SELECT parcel_id, geom AS parcel_geom, geom AS cell, 1 AS cell_no, true AS whole
+         FROM points WHERE ST_NumGeometries(points) = 1
+         UNION ALL
+         SELECT points.parcel_id, points.geom, d.geom, d.path[1], false
+         FROM points CROSS JOIN LATERAL ST_Dump(ST_VoronoiPolygons(points.points, 0, points.geom)) d
+         WHERE ST_NumGeometries(points.points) > 1
+       ), clipped AS MATERIALIZED (
+         SELECT parcel_id, cell_no, whole, cell,
+                ST_ReducePrecision(ST_Multi(ST_CollectionExtract(ST_Intersection(cell, parcel_geom), 3)), $2) AS area
+         FROM cells
+       )
+       SELECT c.parcel_id::text AS parcel_id, c.cell_no AS cell, ST_AsGeoJSON(c.area, 7) AS geometry,
+              (SELECT array_agg(a.id::text ORDER BY a.id) FROM geo.addresses a
+               WHERE a.parcel_id = c.parcel_id AND (c.whole OR ST_Intersects(c.cell, a.point))) AS address_ids
+       FROM clipped c
+       WHERE NOT ST_IsEmpty(c.area)
+       ORDER BY c.parcel_id, c.cell_no`,
+      [several, PRECISION],
+    );
+  for (const row of rows) {
+    if (!row.address_ids) continue;
+    areas.push({
+      type: 'Feature',
+      id: `${row.parcel_id}-${row.cell}`,
+      geometry: JSON.parse(row.geometry),
+      properties: { parcelId: row.parcel_id, addressIds: row.address_ids },
+    });
+  }
+  return areas;
 }
 
 const collection = <F>(features: F[]) => ({ data: { type: 'FeatureCollection' as const, features } });
@@ -160,7 +186,7 @@ export async function displayData(db: Queryable, lat: number, lng: number): Prom
        ORDER BY p.geom <-> ${POINT}, p.id
        LIMIT ${VIEW_PARCELS}
      )
-     SELECT ${PARCEL_COLUMNS}, ST_AsGeoJSON(ST_ReducePrecision(p.geom, ${PRECISION}), 7) AS geometry,
+     SELECT ${PARCEL_COLUMNS}, ST_AsGeoJSON(p.geom, 7) AS geometry,
             p.id = (SELECT id FROM here) AS selected
      FROM geo.parcels p
      WHERE p.id IN (SELECT id FROM near UNION SELECT id FROM here)
@@ -168,11 +194,8 @@ export async function displayData(db: Queryable, lat: number, lng: number): Prom
     [lng, lat, VIEW_DEGREES.lat, VIEW_DEGREES.lng],
   );
   const ids = parcels.map((parcel) => parcel.parcel_id);
-  const [addresses, pois, voronoi] = await Promise.all([
-    addressesOfParcels(db, ids),
-    poisOfParcels(db, ids),
-    voronoiAreas(db, ids),
-  ]);
+  const [addresses, pois] = await Promise.all([addressesOfParcels(db, ids), poisOfParcels(db, ids)]);
+  const voronoi = await voronoiAreas(db, parcels, addresses);
   const selected = parcels.find((parcel) => parcel.selected);
   return {
     success: true,

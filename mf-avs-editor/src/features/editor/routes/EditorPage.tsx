@@ -47,7 +47,12 @@ import { PointPanel, type FieldState } from '../components/PointPanel';
 import { useEditAction } from '../useEditAction';
 
 /** What the operator is working on: a parcel from one of the queues, or a can't-locate request. */
-type Work = { kind: ParcelQueue; parcel: QueuedParcel } | { kind: 'cantLocate'; request: CantLocateItem };
+type Work = (
+  { kind: ParcelQueue; parcel: QueuedParcel } | { kind: 'cantLocate'; request: CantLocateItem }
+) & {
+  /** What is left in the queue, counted up to QUEUE_COUNT_LIMIT. */
+  remaining: number;
+};
 
 type Popup = { kind: 'marker' } | Picked;
 
@@ -179,7 +184,7 @@ export function EditorPage() {
         setNotice({ severity: 'info', text: TEXT.queueEmpty });
         return;
       }
-      setWork({ kind: queue, parcel: answer.parcel });
+      setWork({ kind: queue, parcel: answer.parcel, remaining: answer.remaining });
       moveTo({ lat: answer.parcel.lat, lng: answer.parcel.lng }, true);
     } catch (error) {
       setNotice({ severity: 'error', text: errorMessages(error).join(' ') });
@@ -196,7 +201,7 @@ export function EditorPage() {
         setNotice({ severity: 'info', text: TEXT.queueEmpty });
         return;
       }
-      setWork({ kind: 'cantLocate', request: answer.request });
+      setWork({ kind: 'cantLocate', request: answer.request, remaining: answer.remaining });
       setSearchText(answer.request.query ?? answer.request.searchedFor ?? '');
       if (answer.request.lat !== null && answer.request.lng !== null)
         moveTo({ lat: answer.request.lat, lng: answer.request.lng }, true);
@@ -320,12 +325,12 @@ export function EditorPage() {
                 <Typography variant="body2">{`Comments: ${work.request.comments}`}</Typography>
               )}
               <Typography variant="body2" color="text.secondary">
-                {`${work.request.requestedBy}${work.request.group ? ` · ${work.request.group}` : ''} · ${TEXT.held(sast(work.request.heldUntil))}`}
+                {`${work.request.requestedBy}${work.request.group ? ` · ${work.request.group}` : ''} · ${TEXT.held(sast(work.request.heldUntil))} · ${TEXT.waiting(work.remaining)}`}
               </Typography>
             </Stack>
           ) : (
             <Typography variant="subtitle1">
-              {`${QUEUE_NAMES[work.kind]} ${data?.parcelId === work.parcel.parcelId && data.parcelNo ? `Erf ${data.parcelNo}` : work.parcel.parcelId} · ${TEXT.held(sast(work.parcel.heldUntil))}`}
+              {`${QUEUE_NAMES[work.kind]} ${data?.parcelId === work.parcel.parcelId && data.parcelNo ? `Erf ${data.parcelNo}` : work.parcel.parcelId} · ${TEXT.held(sast(work.parcel.heldUntil))} · ${TEXT.waiting(work.remaining)}`}
             </Typography>
           )}
           <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
