@@ -160,14 +160,25 @@ export async function generateGeodata(
       await submit();
       await writing;
 
+      // Rows this transaction wrote (inserted or updated) carry its id as xmin; the others are stale. Every
+      // table's stale rows are named before any is deleted: deleting a stale address updates its parcel's
+      // address_count (the address editor's trigger), which would make that parcel look written here.
+      for (const table of GENERATED_TABLES) {
+        await connection.query(
+          `CREATE TEMP TABLE stale_${table} ON COMMIT DROP AS SELECT id FROM geo.${table} WITH NO DATA`,
+        );
+        await connection.query(
+          `INSERT INTO stale_${table}
+           SELECT id FROM geo.${table} WHERE source = $1 AND NOT (xmin = pg_current_xact_id()::xid)`,
+          [GENERATOR_SOURCE],
+        );
+      }
       const removed: Record<string, number> = {};
       for (const table of GENERATED_TABLES) {
-        // Rows this transaction wrote (inserted or updated) carry its id as xmin; the others are stale.
         const [gone] = await connection.query(
           `WITH gone AS (
-             DELETE FROM geo.${table} WHERE source = $1 AND NOT (xmin = pg_current_xact_id()::xid) RETURNING 1
+             DELETE FROM geo.${table} t USING stale_${table} s WHERE t.id = s.id RETURNING 1
            ) SELECT count(*)::int AS count FROM gone`,
-          [GENERATOR_SOURCE],
         );
         removed[table] = gone.count as number;
       }
