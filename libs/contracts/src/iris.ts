@@ -141,6 +141,11 @@ export const WaterBodyData = Type.Object({
   coastInRange: Type.Array(WaterBody),
   /** The worst class over all water in range, or null when none is in range. */
   overallClass: Type.Union([Type.Null(), RiskClassSchema]),
+  /**
+   * Why the lists say nothing (no water layer loaded), so an empty list is never read as "no water near".
+   * Optional: reports stored before it was added leave it out.
+   */
+  unavailable: Type.Optional(Unavailable),
   source: DataSource,
 });
 export type WaterBodyData = Static<typeof WaterBodyData>;

@@ -42,7 +42,7 @@ const badge = (cls: RiskClass | null, text: string = cls ?? '') =>
     : '<span class="badge none">no class</span>';
 
 const source = (s: { name: string; date: string; licence?: string }) =>
-  `<p class="source">Source: ${esc(s.name)}, ${esc(s.date)}${s.licence ? ` (${esc(s.licence)})` : ''}.</p>`;
+  `<p class="source">Source: ${esc(s.name)}${s.date ? `, ${esc(s.date)}` : ''}${s.licence ? ` (${esc(s.licence)})` : ''}.</p>`;
 
 const unavailable = (text: string | null) => (text ? `<p class="unavailable">${esc(text)}</p>` : '');
 
@@ -160,12 +160,16 @@ ${source(crime.source)}
 </section>
 
 <section><h2>Water bodies</h2>
-<p>Water within ${metres(water.range)} of the property. Overall: ${water.overallClass ? badge(water.overallClass) : 'no water in range'}.</p>
+${
+  water.unavailable
+    ? unavailable(water.unavailable)
+    : `<p>Water within ${metres(water.range)} of the property. Overall: ${water.overallClass ? badge(water.overallClass) : 'no water in range'}.</p>
 <table><tr><th>Name</th><th>Distance</th><th>Distance class</th><th>Altitude</th><th>Altitude class</th></tr>
 <tr><th colspan="5">Lakes and dams</th></tr>${waterRows(water.waterBodiesInRange)}
 <tr><th colspan="5">Rivers</th></tr>${waterRows(water.riversInRange)}
 <tr><th colspan="5">Coast</th></tr>${waterRows(water.coastInRange)}
-</table>
+</table>`
+}
 ${source(water.source)}
 </section>
 

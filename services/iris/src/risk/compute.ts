@@ -384,6 +384,8 @@ export async function computeRiskReport(
     riversInRange: bodies.filter((b) => b.kind === 'river'),
     coastInRange: bodies.filter((b) => b.kind === 'coast'),
     overallClass: worstClass(bodies.map((b) => waterBodyClass(b.altitudeClass, b.distanceClass))),
+    // Without the layers, "none in range" would be a made-up answer.
+    unavailable: waterRuns.length ? null : 'No water-body data is loaded.',
     source: waterRuns.length
       ? {
           name: `${waterRuns.map((r) => r.dataset).join('; ')}; altitudes: ${runs.get('elevation_grid')?.dataset ?? 'no elevation model'}`,

@@ -29,7 +29,9 @@ export function Section({
         </Typography>
         {unavailable ? <Typography data-testid="unavailable">{unavailable}</Typography> : children}
         <Typography variant="caption" color="text.secondary" data-testid="source">
-          {TEXT.source}: {source.name} ({source.date}){source.licence ? ` · ${source.licence}` : ''}
+          {TEXT.source}: {source.name}
+          {source.date ? ` (${source.date})` : ''}
+          {source.licence ? ` · ${source.licence}` : ''}
         </Typography>
       </Stack>
     </Paper>

@@ -158,7 +158,7 @@ function WaterTable({ title, bodies }: { title: string; bodies: WaterBody[] }) {
 
 export function WaterSection({ data }: { data: WaterBodyData }) {
   return (
-    <Section title={TEXT.water} source={data.source}>
+    <Section title={TEXT.water} source={data.source} unavailable={data.unavailable}>
       <Typography>
         {TEXT.waterRange(formatDistance(data.range))}. {TEXT.overall}:{' '}
         <RiskClassLabel value={data.overallClass} text={data.overallClass ?? TEXT.noneInRange} />
