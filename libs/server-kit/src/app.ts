@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -35,6 +36,39 @@ export function loggerOptions(
   };
 }
 
+/** How much of an unread request body is read and dropped before an early answer (see drainBody). */
+export const DRAIN_LIMITS = { bytes: 64 * 1024 * 1024, ms: 10_000 };
+
+/**
+ * Reads and drops what is left of a request body the answer does not need (a 413 decided from
+ * Content-Length, a 401 before an upload is read). Fastify closes such a connection after the answer; closed
+ * with unread bytes in it, the socket is reset, and a client still sending (the gateway, streaming the body
+ * on) gets the reset instead of the answer: through the gateway a 413 became a 502. Bodies beyond the limits
+ * are not waited for: the connection is cut as before.
+ */
+export async function drainBody(raw: IncomingMessage, limits = DRAIN_LIMITS): Promise<void> {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return;
+  let received = 0;
+  const ac = new AbortController();
+  const done = new Promise<void>((resolve) => {
+    const finish = () => {
+      raw.off('data', count);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limits.bytes) finish();
+    };
+    raw.on('data', count);
+    raw.once('end', finish);
+    raw.once('close', finish);
+    raw.once('error', finish);
+    raw.resume();
+  });
+  await Promise.race([done, sleep(limits.ms, undefined, { signal: ac.signal }).catch(() => undefined)]);
+  ac.abort();
+}
+
 /**
  * A Fastify instance with the portal's common ground: request ids (taken from the gateway's
  * x-request-id or made here, echoed back), pino logs, cookies, the one error shape, and AJV set to
@@ -54,6 +88,7 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    await drainBody(request.raw);
   });
   app.register(cookie);
   installErrorHandling(app);

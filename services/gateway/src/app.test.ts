@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadGatewayConfig, type GatewayConfig } from './config';
-import { findWorkspaceRoot } from '@portal/server-kit';
+import { createServiceApp, findWorkspaceRoot, loadBaseConfig } from '@portal/server-kit';
 import type { Route } from './route-table';
 import { readServicesTable, routesOf } from './services-table';
 import { IMMUTABLE, REVALIDATE } from './static-files';
@@ -227,6 +227,62 @@ describe('proxying by the route table', () => {
       requestId: answer.headers['x-request-id'],
     });
     await app.close();
+  });
+
+  it('retries a GET once when the connection is refused, so a service restarting drops nothing', async () => {
+    const port = await closedPort();
+    const app = await gateway({
+      serviceUrls: { ...config.serviceUrls, identity: `http://127.0.0.1:${port}` },
+      retryDelayMs: 600,
+    });
+    // The service comes back while the gateway waits to try again.
+    const back = Fastify();
+    back.get('/api/v1.0/loggedin', async () => ({ back: true }));
+    const answer = app.inject('/api/v1.0/loggedin');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await back.listen({ host: '127.0.0.1', port });
+    expect((await answer).json()).toEqual({ back: true });
+    // Calls that change something are never sent twice: a refused POST is a 502 at once.
+    await back.close();
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const post = fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1.0/login`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = Fastify();
+    again.post('/api/v1.0/login', async () => ({ sent: 'twice' }));
+    await again.listen({ host: '127.0.0.1', port });
+    expect((await post).status).toBe(502);
+    await again.close();
+    await app.close();
+  });
+
+  it('answers 504 naming the service when it does not answer in time', async () => {
+    const slow = Fastify();
+    slow.get('/api/v1.0/loggedin', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { late: true };
+    });
+    await slow.listen({ host: '127.0.0.1', port: 0 });
+    const app = await gateway({
+      serviceUrls: {
+        ...config.serviceUrls,
+        identity: `http://127.0.0.1:${(slow.server.address() as AddressInfo).port}`,
+      },
+      upstreamTimeoutMs: 300,
+    });
+    const answer = await app.inject('/api/v1.0/loggedin');
+    expect(answer.statusCode).toBe(504);
+    expect(answer.json()).toEqual({
+      statusCode: 504,
+      error: 'Gateway Timeout',
+      message: 'The identity service did not answer in time. Please try again shortly.',
+      requestId: answer.headers['x-request-id'],
+    });
+    await app.close();
+    await slow.close();
   });
 
   it('tunnels websocket upgrades on entries marked websocket, and refuses them elsewhere', async () => {
@@ -464,5 +520,73 @@ describe('security headers and compression', () => {
       url: '/api/v1.0/users/me',
     });
     await app.close();
+  });
+});
+
+describe("the services' own answers", () => {
+  // A service on the portal's ground (server-kit's createServiceApp: 1 MB body limit, the one error shape),
+  // with answers of its own.
+  let service: FastifyInstance;
+  let serviceUrl: string;
+  let hits = 0;
+  let app: FastifyInstance;
+  let portal: string;
+
+  beforeAll(async () => {
+    service = createServiceApp({ ...loadBaseConfig('identity', 0), logLevel: 'silent' });
+    service.post('/api/v1.0/register', async () => ({ registered: true }));
+    service.get('/api/v1.0/loggedin', async (_request, reply) => {
+      hits++;
+      return reply
+        .code(503)
+        .send({ statusCode: 503, error: 'Service Unavailable', message: 'Redis is down.' });
+    });
+    service.post('/api/v1.0/login', async (_request, reply) =>
+      reply.code(409).send({ statusCode: 409, error: 'Conflict', message: 'Already there.' }),
+    );
+    await service.listen({ host: '127.0.0.1', port: 0 });
+    serviceUrl = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
+    app = await gateway({ serviceUrls: { ...config.serviceUrls, identity: serviceUrl } });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    portal = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await service.close();
+  });
+
+  const post = (url: string, body: string) =>
+    fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+  it("passes a body-too-large 413 through with the service's JSON, as it does small bodies", async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(6 * 1024 * 1024) });
+    for (let i = 0; i < 3; i++) {
+      const answer = await post(`${portal}/api/v1.0/register`, big);
+      expect(answer.status).toBe(413);
+      expect(await answer.json()).toMatchObject({
+        statusCode: 413,
+        error: 'Payload Too Large',
+        message: 'Request body is too large',
+      });
+    }
+    // The connection to the service is fine afterwards.
+    const small = await post(`${portal}/api/v1.0/register`, JSON.stringify({ name: 'Thandi' }));
+    expect([small.status, await small.json()]).toEqual([200, { registered: true }]);
+  });
+
+  it('passes 4xx and 5xx answers through unchanged, and never retries an answered GET', async () => {
+    const conflict = await post(`${portal}/api/v1.0/login`, '{}');
+    expect([conflict.status, await conflict.json()]).toEqual([
+      409,
+      { statusCode: 409, error: 'Conflict', message: 'Already there.' },
+    ]);
+    hits = 0;
+    const unavailable = await fetch(`${portal}/api/v1.0/loggedin`);
+    expect([unavailable.status, await unavailable.json()]).toEqual([
+      503,
+      { statusCode: 503, error: 'Service Unavailable', message: 'Redis is down.' },
+    ]);
+    expect(hits).toBe(1);
   });
 });

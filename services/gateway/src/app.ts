@@ -31,6 +31,7 @@ export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
     routes,
     serviceUrls: config.serviceUrls,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
+    retryDelayMs: config.retryDelayMs,
   });
   app.register(async (scope) => {
     await registerShell(scope, config.shellDist);

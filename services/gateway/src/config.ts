@@ -20,8 +20,10 @@ export interface GatewayConfig extends BaseConfig {
   servicesTable: ServicesTable;
   /** Base URL of each service, e.g. http://127.0.0.1:3001. */
   serviceUrls: Record<ServiceName, string>;
-  /** How long to wait for an upstream's answer headers before giving up with a 502. */
+  /** How long to wait for an upstream's answer headers before giving up with a 504. */
   upstreamTimeoutMs: number;
+  /** The pause before a GET whose connection failed (refused, closed unanswered) is sent once more. */
+  retryDelayMs: number;
   /**
    * Whether a proxy in front of the gateway (TLS terminator, load balancer) sets X-Forwarded-*.
    * Off by default: the gateway is the edge, so a client's own X-Forwarded-For must not be believed.
@@ -53,6 +55,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     servicesTable,
     serviceUrls,
     upstreamTimeoutMs: intFromEnv(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 60_000),
+    retryDelayMs: intFromEnv(env, 'GATEWAY_RETRY_DELAY_MS', 250),
     trustProxy: ['1', 'true', 'yes', 'on'].includes((env.GATEWAY_TRUST_PROXY ?? '').toLowerCase()),
     cspExtraOrigins: (env.GATEWAY_CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
   };

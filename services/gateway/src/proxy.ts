@@ -17,6 +17,8 @@ export interface ProxyOptions {
   routes: readonly Route[];
   serviceUrls: GatewayConfig['serviceUrls'];
   upstreamTimeoutMs: number;
+  /** The pause before an idempotent request is sent once more after a failed connection. */
+  retryDelayMs: number;
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -34,25 +36,50 @@ function forwardedHeaders(request: FastifyRequest): Record<string, string> {
   };
 }
 
-function unavailable(reply: FastifyReply, error: unknown): void {
+/** Idempotent methods: sent again once when the connection to the service failed before any answer. */
+const RETRIED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Connection failures that happen before a service has seen the request: refused (the service is
+ * restarting, or this instance just stopped listening), or a kept-alive connection the service closed as
+ * the request went out (undici's 'other side closed'). A GET sent again then reaches the new process.
+ */
+const RETRIED_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
+
+/** The error reply-from reports, or the undici/system error it wraps. */
+const codesOf = (error: unknown): string[] => {
+  const codes: string[] = [];
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string') codes.push(e.code);
+  }
+  return codes;
+};
+
+/**
+ * The gateway's own answer when a service gave none: 504 when it did not answer within the upstream
+ * timeout (it may still be working: the client should not assume the call failed or succeeded), 502
+ * when it could not be reached at all. Both name the service. Answers the service did give (a 413, a
+ * 503 of its own) never come here: they pass through as they are.
+ */
+function noAnswer(reply: FastifyReply, error: unknown): void {
   const { request } = reply;
   const service = request.proxyRoute?.service ?? 'requested';
-  request.log.warn({ err: error, service }, 'upstream service unavailable');
-  void reply
-    .code(502)
-    .send(
-      errorAnswer(
-        502,
-        `The ${service} service is not available right now. Please try again shortly.`,
-        request.id,
-      ),
-    );
+  const codes = codesOf(error);
+  const timedOut = codes.some((code) =>
+    ['FST_REPLY_FROM_GATEWAY_TIMEOUT', 'FST_REPLY_FROM_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'].includes(code),
+  );
+  request.log.warn({ err: error, service, codes }, timedOut ? 'upstream timed out' : 'upstream unavailable');
+  const [status, message] = timedOut
+    ? [504, `The ${service} service did not answer in time. Please try again shortly.`]
+    : [502, `The ${service} service is not available right now. Please try again shortly.`];
+  void reply.code(status).send(errorAnswer(status, message, request.id));
 }
 
 /**
  * Proxies the paths of the route table to their services, keeping the path and query, passing cookies
  * both ways and (for entries marked `websocket`) upgrading to a websocket tunnel. A path under /api that no
- * entry owns is a JSON 404; a service that does not answer is a JSON 502.
+ * entry owns is a JSON 404; a service that cannot be reached is a JSON 502, one that does not answer in time a
+ * JSON 504; whatever a service answers (4xx and 5xx included) passes through unchanged.
  */
 async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise<void> {
   const { routes, serviceUrls } = options;
@@ -102,7 +129,17 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
         ...headers,
         ...forwardedHeaders(request as FastifyRequest),
       }),
-      onError: (reply, { error }) => unavailable(reply as FastifyReply, error),
+      onError: (reply, { error }) => noAnswer(reply as FastifyReply, error),
+      // Once, for idempotent calls whose connection failed before the service saw them (a rolling restart).
+      // Anything else, 503s included, is the service's answer and is passed on (reply-from's default
+      // would retry GETs answered 503 up to ten times).
+      retryDelay: ({ err, req, attempt }) =>
+        attempt === 0 &&
+        RETRIED_METHODS.has(req.method ?? '') &&
+        !req.headers['content-length'] &&
+        codesOf(err).some((code) => RETRIED_ERRORS.has(code))
+          ? options.retryDelayMs
+          : null,
     },
     wsClientOptions,
   };
