@@ -1,2 +1,3 @@
 export * from './fetchAnswers';
 export { installJsdomMapSupport } from '../map/testing/jsdomMapSupport';
+export { renderRemoteRoutes } from './renderRemoteRoutes';
