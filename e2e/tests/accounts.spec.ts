@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demoAccount, login } from '../support/auth';
+import { queryRun } from '../support/env';
 import { readLatestMail } from '../support/mail';
 
 /** A fresh address per run, so the suite can run again against the same database. */
@@ -101,6 +102,16 @@ test('register → log in → home → guards → forgot password → mailed lin
   await expect(failure).toBeHidden({ timeout: 4_000 });
   await login(page, email, newPassword);
   await expect(page.getByTestId('current-user-name')).toHaveText('Lerato Mokoena');
+});
+
+// The reset test below gives qc@portal.test a new password; the specs after this one sign in as qc with the
+// demo password, which every demo account shares: qc gets user@portal.test's hash back.
+test.afterAll(async () => {
+  await queryRun(
+    `UPDATE identity.users SET password_hash = (SELECT password_hash FROM identity.users WHERE email = 'user@portal.test'),
+            tokens_valid_after = NULL
+      WHERE email = 'qc@portal.test'`,
+  );
 });
 
 test('the reset callback page: no key returns home, a mailed key sets a new password and goes to the login page after 4 s', async ({

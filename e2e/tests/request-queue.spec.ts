@@ -67,15 +67,6 @@ async function openConsoleAt(page: Page, grip: string) {
 const statusOf = async (id: string) =>
   (await queryRun<{ status: string }>('SELECT status FROM requests.requests WHERE id = $1', [id]))[0].status;
 
-test.beforeAll(async () => {
-  // accounts.spec changes qc@portal.test's password: give it the demo password again (the user's hash).
-  await queryRun(
-    `UPDATE identity.users SET password_hash = (SELECT password_hash FROM identity.users WHERE email = 'user@portal.test'),
-            tokens_valid_after = NULL
-      WHERE email = 'qc@portal.test'`,
-  );
-});
-
 test('a new request shows in the user’s list and in the console; a plain user is kept out of the console', async ({
   browser,
 }) => {
