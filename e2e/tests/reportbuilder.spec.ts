@@ -334,5 +334,6 @@ test('an operator builds a report from the queue, previews and submits it; the P
   expect(text).toContain('Boundary Improvements');
   expect(text).toContain('Boundary wall');
   // Once the PDF is stored, the request carries its RVE total.
-  expect((await requestRecord(operator, id)).RVETotal).toBe(5_035_921.88);
+  // (set just after the PDF is marked ready, by the worker's afterDone)
+  await expect.poll(async () => (await requestRecord(operator, id)).RVETotal).toBe(5_035_921.88);
 });

@@ -395,6 +395,9 @@ it('the worker process (dist/worker.js) killed mid-job (SIGKILL) loses nothing: 
     id,
   ])) as { state: string; attempts: number }[];
   expect(job).toEqual({ state: 'done', attempts: 2 });
+  // The request's copy is made by afterDone, just after the job is marked done.
+  for (let i = 0; i < 100 && !(await storage().exists(saviReportPdfKey(id))); i++)
+    await new Promise((r) => setTimeout(r, 100));
   expect(await storage().exists(saviReportPdfKey(id))).toBe(true);
   await Promise.all(workers.splice(0).map((worker) => worker.close()));
 });
