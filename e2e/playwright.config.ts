@@ -15,6 +15,9 @@ export default defineConfig({
   retries: CI ? 1 : 0,
   forbidOnly: CI,
   reporter: 'list',
+  // A test walks whole flows through the real portal (several browsers, services, workers): 20–25 s on an
+  // idle 2-core machine, so Playwright's default 30 s leaves too little room on a busy one.
+  timeout: 90_000,
   use: {
     // Set by the global setup; the workers, which start after it, read it here.
     baseURL: process.env[BASE_URL_ENV],
