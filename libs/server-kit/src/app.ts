@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifySchema,
+  type FastifyServerOptions,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BaseConfig } from './config';
@@ -34,6 +39,21 @@ export function loggerOptions(
       '*.confirmPassword',
     ],
   };
+}
+
+/** A route as registered: what tests walk (every path answers both ways, generated input) and metrics name. */
+export interface RegisteredRoute {
+  method: string;
+  /** The path pattern with the prefixes of its plugins ('/api/v1.0/request/:id'). */
+  url: string;
+  schema?: FastifySchema;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app, in registration order (server-kit's createServiceApp records them). */
+    registeredRoutes: RegisteredRoute[];
+  }
 }
 
 /** How much of an unread request body is read and dropped before an early answer (see drainBody). */
@@ -81,11 +101,30 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
     genReqId: () => randomUUID(),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // The spec writes paths both ways (POST /api/v1.0/reportbuilder/rates and …/rates/, GET users/me/):
+    // every route answers with and without its trailing slash.
+    routerOptions: { ignoreTrailingSlash: true },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
     },
     ...overrides,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const routes: RegisteredRoute[] = [];
+  const spellings = new Set<string>();
+  app.decorate('registeredRoutes', routes);
+  // Added before any plugin registers its routes, so it sees every one of them. With ignoreTrailingSlash
+  // '/a' and '/a/' are one route: code that still registers both spellings (as services did before) would
+  // be refused as a duplicate, so the second spelling is dropped here (registered for no method) instead.
+  app.addHook('onRoute', (route) => {
+    const path = route.url.replace(/\/+$/, '') || '/';
+    const methods = [route.method].flat();
+    const kept = methods.filter((method) => !spellings.has(`${method} ${path}`));
+    if (kept.length < methods.length) route.method = kept;
+    for (const method of kept) {
+      spellings.add(`${method} ${path}`);
+      routes.push({ method, url: route.url, schema: route.schema });
+    }
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     await drainBody(request.raw);

@@ -12,3 +12,4 @@ export * from './storage';
 export * from './caller';
 export * from './worker-endpoints';
 export * from './service-app';
+export * from './services-table';

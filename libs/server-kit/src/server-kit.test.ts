@@ -7,6 +7,7 @@ import { loadBaseConfig } from './config';
 import { AttemptLimiter, rateLimitPlugin } from './rate-limit';
 import { registerHealth } from './health';
 import { createRedis } from './redis';
+import { trailingSlashProblems } from './testing';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -186,6 +187,61 @@ describe('rate limits and readiness', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().checks).toEqual({ redis: 'ok', broken: 'failed: down' });
     expect((await app.inject({ url: '/health' })).json().status).toBe('ok');
+    await app.close();
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers a route registered either way in both forms, and lists every route', async () => {
+    const app = createServiceApp(config);
+    app.get('/plain', async () => ({ route: 'plain' }));
+    app.post('/slashed/', async () => ({ route: 'slashed' }));
+    await app.register(
+      async (scope) => {
+        scope.get('/:id', async () => ({ route: 'in a plugin' }));
+      },
+      { prefix: '/things' },
+    );
+    await app.ready();
+    for (const [method, url, route] of [
+      ['GET', '/plain', 'plain'],
+      ['GET', '/plain/', 'plain'],
+      ['POST', '/slashed', 'slashed'],
+      ['POST', '/slashed/', 'slashed'],
+      ['GET', '/things/7/', 'in a plugin'],
+    ] as const) {
+      expect([method, url, (await app.inject({ method, url })).json()]).toEqual([method, url, { route }]);
+    }
+    expect(app.registeredRoutes.map(({ method, url }) => `${method} ${url}`)).toEqual([
+      'GET /plain',
+      'HEAD /plain',
+      'POST /slashed/',
+      'GET /things/:id',
+      'HEAD /things/:id',
+    ]);
+    expect(await trailingSlashProblems(app)).toEqual([]);
+    await app.close();
+  });
+
+  it('takes a second registration of the other spelling as the same route', async () => {
+    const app = createServiceApp(config);
+    for (const url of ['/twice', '/twice/']) app.put(url, async () => ({ url }));
+    await app.ready();
+    for (const url of ['/twice', '/twice/'])
+      expect((await app.inject({ method: 'PUT', url })).json()).toEqual({ url: '/twice' });
+    expect(app.registeredRoutes.map(({ method, url }) => `${method} ${url}`)).toEqual(['PUT /twice']);
+    await app.close();
+  });
+
+  it("names a form the gateway's table sends elsewhere", async () => {
+    const app = createServiceApp(config);
+    app.get('/api/v1.0/users/me', async () => ({}));
+    app.get('/api/v1.0/avs-elsewhere', async () => ({}));
+    await app.ready();
+    expect(await trailingSlashProblems(app, { service: 'identity' })).toEqual([
+      'GET /api/v1.0/avs-elsewhere: the gateway sends it to nobody, not identity',
+      'GET /api/v1.0/avs-elsewhere/: the gateway sends it to nobody, not identity',
+    ]);
     await app.close();
   });
 });

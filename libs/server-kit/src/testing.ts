@@ -1,8 +1,12 @@
 import { rolesOf } from '@portal/domain';
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE, type SessionClaims } from '@portal/contracts';
 import type { SignedClaims } from './auth';
+import { matchRoute, readServicesTable, routesOf } from './services-table';
+import { findWorkspaceRoot } from './workspace';
 
 /**
  * Sessions for tests and benchmarks of the services that verify them (@portal/server-kit/testing): a JWT
@@ -64,3 +68,61 @@ export const signTestSessionFor = (privateKeyFile: string, user: SessionUser, tt
 
 /** The Cookie header carrying a session token. */
 export const sessionCookieHeader = (token: string) => `${SESSION_COOKIE}=${token}`;
+
+/** Paths a service answers on its own port only, never through the gateway. */
+const INTERNAL_PATHS = new Set(['/health', '/ready', '/metrics']);
+
+/**
+ * A concrete path for a route pattern: every parameter and wildcard becomes `1`, so the router finds the
+ * route (the handler may then refuse the value: a 400 or a handler's own 404 still shows the route is there).
+ */
+export const samplePath = (pattern: string) =>
+  pattern.replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, '1').replace(/\*/g, '1');
+
+/**
+ * Walks the app's registered routes (server-kit's createServiceApp records them) and asks each one with and
+ * without its trailing slash, as the spec writes paths both ways. Answers the problems: a form the router does
+ * not find (the 404 'No route for …' of the not-found handler), or, given the service's name, a form the
+ * gateway's prefix table (config/services.json) does not send to this service. Empty means all is well.
+ * Every call is anonymous and bodiless, from its own address (no rate limit counts twice).
+ */
+export async function trailingSlashProblems(
+  app: FastifyInstance,
+  options: { service?: string; servicesFile?: string } = {},
+): Promise<string[]> {
+  const table = options.service
+    ? routesOf(
+        readServicesTable(options.servicesFile ?? join(findWorkspaceRoot(), 'config', 'services.json')),
+      )
+    : [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  let address = 0;
+  for (const { method, url } of app.registeredRoutes) {
+    if (method === 'HEAD' || !url.startsWith('/')) continue;
+    const bare = samplePath(url).replace(/\/+$/, '') || '/';
+    for (const path of bare === '/' ? ['/'] : [bare, `${bare}/`]) {
+      if (seen.has(`${method} ${path}`)) continue;
+      seen.add(`${method} ${path}`);
+      address++;
+      const answer = await app.inject({
+        method: method as 'GET',
+        url: path,
+        remoteAddress: `10.250.${(address >> 8) & 255}.${address & 255}`,
+      });
+      if (
+        answer.statusCode === 404 &&
+        /^No route for/.test(answer.json<{ message?: string }>().message ?? '')
+      )
+        problems.push(`${method} ${path}: no route (registered as ${url})`);
+      if (options.service && !INTERNAL_PATHS.has(bare)) {
+        const routed = matchRoute(table, path)?.service;
+        if (routed !== options.service)
+          problems.push(
+            `${method} ${path}: the gateway sends it to ${routed ?? 'nobody'}, not ${options.service}`,
+          );
+      }
+    }
+  }
+  return problems;
+}

@@ -36,6 +36,16 @@ describe('matchRoute', () => {
     expect(serviceOf('/api/things/special/exact/below')).toBe('locator');
   });
 
+  it('gives an exact entry its path with a trailing slash, before a prefix that ends in that slash', () => {
+    const routes: Route[] = [
+      { prefix: '/api/list', service: 'identity', exact: true },
+      { prefix: '/api/list/', service: 'locator' },
+    ];
+    expect(serviceOf('/api/list', routes)).toBe('identity');
+    expect(serviceOf('/api/list/', routes)).toBe('identity');
+    expect(serviceOf('/api/list/1', routes)).toBe('locator');
+  });
+
   it('matches only the paths below a prefix that ends in a slash', () => {
     expect(serviceOf('/api/folder/a')).toBe('requests');
     expect(serviceOf('/api/folder')).toBeUndefined();
@@ -161,8 +171,11 @@ describe('the portal table', () => {
 
   it('keeps the own-services list and users/me with identity, and nothing else below /users', () => {
     expect(serviceOf('/api/v1.0/services', ROUTES)).toBe('identity');
+    expect(serviceOf('/api/v1.0/services/', ROUTES)).toBe('identity');
     expect(serviceOf('/api/v1.0/services?x=1', ROUTES)).toBe('identity');
     expect(serviceOf('/api/v1.0/users/me', ROUTES)).toBe('identity');
+    expect(serviceOf('/api/v1.0/users/me/', ROUTES)).toBe('identity');
+    expect(serviceOf('/api/v1.0/users/', ROUTES)).toBe('services-admin');
     expect(serviceOf('/api/v1.0/users/other', ROUTES)).toBeUndefined();
     expect(serviceOf('/api/v1.0/userx', ROUTES)).toBeUndefined();
     // Not a rates path: the report builder answers it (its 404).

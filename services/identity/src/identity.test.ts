@@ -13,7 +13,7 @@ import {
 } from '@portal/db';
 import { rolesOf } from '@portal/domain';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSession, trailingSlashProblems } from '@portal/server-kit/testing';
 import { loadIdentityConfig } from './config';
 import { buildApp } from './app';
 
@@ -434,5 +434,11 @@ describe('the request form references', () => {
 
   it('401s without a session', async () => {
     expect((await app.inject({ url: '/api/v1.0/users/me/references' })).statusCode).toBe(401);
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to identity', async () => {
+    expect(await trailingSlashProblems(app, { service: 'identity' })).toEqual([]);
   });
 });

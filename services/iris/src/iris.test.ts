@@ -21,7 +21,7 @@ import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { findSharedDataDir, importRiskLayers } from '@portal/geo';
 import { BrowserPool, pdfText, startPdfWorker } from '@portal/pdf-jobs';
 import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor } from '@portal/server-kit/testing';
+import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadIrisConfig, type IrisConfig } from './config';
 import { openDatabase } from './database';
@@ -413,4 +413,10 @@ it('answers its settings, and the queue dashboard only to administrators', async
   expect(queues.statusCode).toBe(200);
   const names = (queues.json() as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort();
   expect(names).toEqual(Object.values(PORTAL_QUEUES).sort());
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to iris', async () => {
+    expect(await trailingSlashProblems(app, { service: 'iris' })).toEqual([]);
+  });
 });

@@ -14,7 +14,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { streetSearchText } from '@portal/geo';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
+import { signTestSession, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadLocatorConfig } from './config';
 import { openDatabase } from './database';
@@ -818,5 +818,11 @@ describe('bad input', () => {
       const res = await post(url, payload);
       expect([url, res.statusCode, res.json().message]).toEqual([url, 400, message]);
     }
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to locator', async () => {
+    expect(await trailingSlashProblems(app, { service: 'locator' })).toEqual([]);
   });
 });

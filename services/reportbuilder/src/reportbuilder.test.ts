@@ -18,7 +18,7 @@ import {
 import { BUILDING_WARNING, REPORT_BUILDER_ERROR } from '@portal/domain';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor } from '@portal/server-kit/testing';
+import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadReportBuilderConfig } from './config';
 import { openDatabase } from './database';
@@ -703,5 +703,11 @@ describe('paths', () => {
 
   it('does not serve the rates (services-admin owns them)', async () => {
     expect((await call(ADMIN, 'GET', '/api/v1.0/reportbuilder/rates/x')).statusCode).toBe(404);
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to reportbuilder', async () => {
+    expect(await trailingSlashProblems(app, { service: 'reportbuilder' })).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import {
 } from '@portal/contracts';
 import { GroupEntity, UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor } from '@portal/server-kit/testing';
+import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
@@ -789,5 +789,11 @@ describe('GET /api/v1.0/request/map', () => {
       expect([url, answer.statusCode]).toEqual([url, 400]);
       expect(answer.json().message).toMatch(message);
     }
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to requests', async () => {
+    expect(await trailingSlashProblems(app, { service: 'requests' })).toEqual([]);
   });
 });

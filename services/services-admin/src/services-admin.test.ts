@@ -16,7 +16,7 @@ import {
   type TestDatabase,
 } from '@portal/db';
 import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor } from '@portal/server-kit/testing';
+import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadServicesAdminConfig } from './config';
 import { openDatabase } from './database';
@@ -1332,5 +1332,11 @@ describe('rates', () => {
     expect(json.statusCode).toBe(400);
     expect(json.json().message).toBe("Send the workbook as multipart/form-data, in the field 'file'.");
     expect((await importFile((await exported()).rawPayload, PLAIN)).statusCode).toBe(403);
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to services-admin', async () => {
+    expect(await trailingSlashProblems(app, { service: 'services-admin' })).toEqual([]);
   });
 });
