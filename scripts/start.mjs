@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm start: prepares the machine (scripts/prepare.mjs), then runs the portal's processes and keeps them
-// running until Ctrl-C. The processes and their ports are config/services.json's; <NAME>_PORT moves one
+// running until Ctrl-C: one that dies is started again (with a growing pause if it keeps dying) while the
+// others keep serving. The processes and their ports are config/services.json's; <NAME>_PORT moves one
 // (GATEWAY_PORT=9090, REQUESTS_PORT=…).
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
@@ -10,9 +11,8 @@ import {
   portalProcesses,
   portsFromEnvironment,
   settingName,
-  startProcess,
   stopProcesses,
-  waitUntilReady,
+  superviseProcess,
 } from './lib/processes.mjs';
 import { varDir } from './lib/settings.mjs';
 import { canConnect, ROOT } from './lib/system.mjs';
@@ -38,7 +38,7 @@ for (const { name, port: busy } of table) {
   }
 }
 
-const running = table.map((spec) => startProcess(spec));
+const running = table.map((spec) => superviseProcess(spec));
 let stopping = false;
 
 async function stop(exitCode) {
@@ -49,21 +49,16 @@ async function stop(exitCode) {
   process.exit(exitCode);
 }
 
-// Ctrl-C reaches the children too (same process group); SIGTERM (e.g. from a supervisor) only us.
+// Ctrl-C reaches the children too (same process group); SIGTERM (e.g. from a supervisor) only us. Either
+// way every process gets SIGTERM and finishes its requests and jobs; none is started again.
 process.on('SIGINT', () => stop(130));
 process.on('SIGTERM', () => stop(143));
 
-// A process that dies on its own takes the portal down with a message, rather than leaving it half up.
-for (const service of running) {
-  service.exited.then((code) => {
-    if (stopping) return;
-    console.error(`\n${service.spec.name} stopped unexpectedly (exit code ${code}).`);
-    void stop(1);
-  });
-}
-
+// A process that cannot get ready the first time (a port taken, a broken build, a missing setting) stops
+// the portal with its last output: starting it again would fail the same way. Once up, one that dies is
+// started again by its supervisor (superviseProcess), logged in this terminal.
 try {
-  await Promise.all(running.map((service) => waitUntilReady(service)));
+  await Promise.all(running.map((service) => service.ready));
 } catch (err) {
   console.error(`\n${err.message}`);
   await stop(1);

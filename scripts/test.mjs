@@ -6,7 +6,7 @@
 // Counting: tests, where the runner reports them (Jest's summary lines, Playwright's JSON report); a step
 // that fails without a failing test (type errors, lint, a runner that crashed) counts as one failure, and
 // a passing step without tests (type-check and lint) as one pass.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from './prepare.mjs';
 import { bin, NX_ENV, ROOT, run } from './lib/system.mjs';
@@ -39,6 +39,28 @@ function jestCounter() {
     counts: () => (seen ? { passed, failed } : undefined),
   };
 }
+
+/** node --test's closing lines: "# pass 4", "# fail 0". */
+function nodeTestCounter() {
+  let passed;
+  let failed;
+  return {
+    onLine(line) {
+      const count = /^# (pass|fail) (\d+)$/.exec(line.replace(ANSI, '').trim());
+      if (count?.[1] === 'pass') passed = Number(count[2]);
+      if (count?.[1] === 'fail') failed = Number(count[2]);
+    },
+    counts: () => (passed === undefined ? undefined : { passed, failed: failed ?? 0 }),
+  };
+}
+
+/**
+ * The scripts' own tests (plain Node, like the scripts): scripts/lib/*.test.mjs, named one by one —
+ * `node --test scripts/` would also run every *-test.mjs script there (the containers test).
+ */
+const SCRIPT_TESTS = readdirSync(join(ROOT, 'scripts', 'lib'))
+  .filter((name) => name.endsWith('.test.mjs'))
+  .map((name) => join('scripts', 'lib', name));
 
 const PLAYWRIGHT_REPORT = join(ROOT, 'var', 'e2e-results.json');
 
@@ -76,6 +98,13 @@ const STEPS = [
     args: ['run-many', '-t', 'test', '--exclude=@portal/e2e', '--outputStyle=stream'],
     env: NX_ENV,
     counter: jestCounter,
+  },
+  {
+    name: 'scripts (node --test)',
+    group: 'unit',
+    command: process.execPath,
+    args: ['--test', '--test-reporter=tap', ...SCRIPT_TESTS],
+    counter: nodeTestCounter,
   },
   {
     name: 'browser tests (Playwright)',

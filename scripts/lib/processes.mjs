@@ -253,21 +253,122 @@ export async function waitUntilReady(running, timeoutMs = 60_000) {
 }
 
 /**
+ * Stops one process with SIGTERM, so it finishes its requests and jobs and closes its pools; SIGKILL when it
+ * still runs after `graceMs`.
+ * @param {RunningProcess} running
+ * @param {number} graceMs
+ */
+async function stopOne({ child, exited }, graceMs) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const stopped = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+  if (!stopped) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/**
  * Stops processes (in reverse start order) with SIGTERM, so they finish their requests and close their
- * pools; whatever still runs after `graceMs` gets SIGKILL.
- * @param {RunningProcess[]} running
+ * pools; whatever still runs after `graceMs` gets SIGKILL. Supervised processes are stopped for good (no
+ * restart follows).
+ * @param {(RunningProcess | SupervisedProcess)[]} running
  * @param {number} [graceMs]
  */
 export async function stopProcesses(running, graceMs = 15_000) {
-  for (const { child, exited } of [...running].reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    child.kill('SIGTERM');
-    const stopped = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
-    if (!stopped) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+  for (const process of [...running].reverse()) {
+    if ('stop' in process) await process.stop(graceMs);
+    else await stopOne(process, graceMs);
   }
+}
+
+/** How an exit reads in a message: 'exit code 1', 'killed by SIGKILL'. */
+const howItEnded = ({ child }) =>
+  child.signalCode ? `killed by ${child.signalCode}` : `exit code ${child.exitCode ?? 'unknown'}`;
+
+/**
+ * @typedef {object} SupervisedProcess
+ * @property {ProcessSpec} spec
+ * @property {RunningProcess} current       the process running now (a new one after each restart)
+ * @property {number} restarts              how often it was restarted
+ * @property {Promise<void>} ready           the first run answers /ready; rejects with its last output
+ *                                          when it ends or hangs before (and it is not started again)
+ * @property {(graceMs?: number) => Promise<void>} stop  stops it for good
+ */
+
+/**
+ * Starts a process of the table and keeps it running: once it was ready, when it dies (a crash, the OOM
+ * killer, a SIGKILL), it is started again after a pause that doubles with each quick death (`minDelayMs` up to `maxDelayMs`;
+ * back to `minDelayMs` once a run lasted `stableMs`), and each death and return is logged. The other
+ * processes are not touched: they keep serving, and the gateway answers 502 for the dead one meanwhile.
+ * A first run that never gets ready is not retried: it would fail the same way (`ready` says why).
+ * @param {ProcessSpec} spec
+ * @param {object} [options]
+ * @param {string} [options.logFile]       the processes' output goes there instead of this terminal
+ * @param {(line: string) => void} [options.log]  where the supervisor's own lines go
+ * @param {number} [options.minDelayMs]
+ * @param {number} [options.maxDelayMs]
+ * @param {number} [options.stableMs]
+ * @returns {SupervisedProcess}
+ */
+export function superviseProcess(
+  spec,
+  {
+    logFile,
+    log = (line) => console.error(line),
+    minDelayMs = 1_000,
+    maxDelayMs = 30_000,
+    stableMs = 60_000,
+  } = {},
+) {
+  const say = (text) => log(`${spec.name.padEnd(14)} | ${text}`);
+  let stopped = false;
+  let delay = minDelayMs;
+  let timer;
+  const first = startProcess(spec, { logFile });
+  /** @type {SupervisedProcess} */
+  const supervised = {
+    spec,
+    current: first,
+    restarts: 0,
+    ready: waitUntilReady(first),
+    async stop(graceMs = 15_000) {
+      stopped = true;
+      clearTimeout(timer);
+      await stopOne(supervised.current, graceMs);
+    },
+  };
+
+  const watch = (running, startedAt = Date.now()) => {
+    running.exited.then(() => {
+      if (stopped) return;
+      if (Date.now() - startedAt >= stableMs) delay = minDelayMs;
+      const wait = delay;
+      delay = Math.min(delay * 2, maxDelayMs);
+      say(
+        `stopped unexpectedly (${howItEnded(running)}); restarting in ${wait / 1000} s ` +
+          `(restart ${supervised.restarts + 1}); the other processes keep running`,
+      );
+      // The pause also lets a Ctrl-C that reached this process first (same process group) mark the
+      // portal as stopping before anything is started again.
+      timer = setTimeout(() => {
+        if (stopped) return;
+        supervised.restarts++;
+        supervised.current = startProcess(spec, { logFile });
+        watch(supervised.current);
+        waitUntilReady(supervised.current).then(
+          () => say(`is back (restart ${supervised.restarts}, ready on port ${spec.port})`),
+          // A run that ends before it is ready is logged by the next round of this watch.
+          () => undefined,
+        );
+      }, wait);
+    });
+  };
+  supervised.ready.then(
+    () => watch(first),
+    () => undefined,
+  );
+  return supervised;
 }
 
 /** The mail drop of a var folder: identity writes one JSON file per message there when no SMTP is set. */
