@@ -57,13 +57,15 @@ const labels = (name, tier) => ({
  * The manifests as { file: [documents] }.
  * options: image(name) -> image reference; hostNetwork (podman: every pod on the host's network);
  * port(name, port) -> the port a process listens on (podman: shifted off the ports a local `npm start`
- * uses); serviceHost(name) -> the host name other pods reach a service by.
+ * uses); serviceHost(name) -> the host name other pods reach a service by; replicas(n) -> a Deployment's
+ * replicas (podman: 1, the pods share the host's ports).
  */
 export function generateManifests(options = {}) {
   const image = options.image ?? ((name) => `portal-${name}:latest`);
   const port = options.port ?? ((_name, p) => p);
   const serviceHost = options.serviceHost ?? ((name) => name);
   const hostNetwork = options.hostNetwork ?? false;
+  const replicas = options.replicas ?? ((n) => n);
   const table = JSON.parse(readFileSync(join(root, 'config/services.json'), 'utf8'));
   const remotes = JSON.parse(readFileSync(join(root, 'config/remotes.docker.json'), 'utf8'));
   const files = {};
@@ -107,12 +109,12 @@ export function generateManifests(options = {}) {
   const podSecurity = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 };
   const containerSecurity = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
 
-  const deployment = (name, tier, { replicas, container, volumes, strategy }) => ({
+  const deployment = (name, tier, { replicas: count, container, volumes, strategy }) => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, labels: labels(name, tier) },
     spec: {
-      replicas,
+      replicas: replicas(count),
       selector: { matchLabels: { 'app.kubernetes.io/name': name } },
       strategy: strategy ?? { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
