@@ -44,15 +44,26 @@ let stopping = false;
 async function stop(exitCode) {
   if (stopping) return;
   stopping = true;
-  console.log('\nStopping the portal…');
-  await stopProcesses(running);
+  console.log(
+    '\nStopping the portal… (each process finishes its requests and jobs; Ctrl-C again to cut them short)',
+  );
+  // Past the processes' own grace times (services 10 s, workers 60 s for a PDF or an export), then SIGKILL.
+  await stopProcesses(running, 65_000);
   process.exit(exitCode);
 }
 
-// Ctrl-C reaches the children too (same process group); SIGTERM (e.g. from a supervisor) only us. Either
-// way every process gets SIGTERM and finishes its requests and jobs; none is started again.
-process.on('SIGINT', () => stop(130));
+// Ctrl-C (or a SIGTERM from a supervisor) reaches only this script (each process has its own process
+// group): every process gets one SIGTERM, finishes its requests and jobs, and none is started again. A
+// second Ctrl-C signals them again, which makes them exit at once.
+process.on('SIGINT', () => (stopping ? cutShort() : stop(130)));
 process.on('SIGTERM', () => stop(143));
+// The terminal closed: it no longer reaches the processes themselves, so they are stopped from here.
+process.on('SIGHUP', () => stop(129));
+
+function cutShort() {
+  console.log('\nCutting the work in flight short…');
+  for (const { current } of running) if (current.child.exitCode === null) current.child.kill('SIGTERM');
+}
 
 // A process that cannot get ready the first time (a port taken, a broken build, a missing setting) stops
 // the portal with its last output: starting it again would fail the same way. Once up, one that dies is

@@ -172,16 +172,19 @@ const KEPT_LINES = 40;
 
 /**
  * Starts one process of the table. Its output goes to `logFile` when given, otherwise to this terminal,
- * each line prefixed with the process name.
+ * each line prefixed with the process name. With `ownProcessGroup` a Ctrl-C in the terminal reaches only
+ * this script, which then stops the process with one SIGTERM (a second signal, the terminal's SIGINT and
+ * then the SIGTERM, would make it exit at once instead of finishing its work).
  * @param {ProcessSpec} spec
- * @param {{ logFile?: string }} [options]
+ * @param {{ logFile?: string, ownProcessGroup?: boolean }} [options]
  * @returns {RunningProcess}
  */
-export function startProcess(spec, { logFile } = {}) {
+export function startProcess(spec, { logFile, ownProcessGroup = false } = {}) {
   const child = spawn(process.execPath, [spec.entry], {
     cwd: ROOT,
     env: { ...process.env, ...spec.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownProcessGroup,
   });
   let file;
   if (logFile) {
@@ -301,7 +304,8 @@ const howItEnded = ({ child }) =>
  * killer, a SIGKILL), it is started again after a pause that doubles with each quick death (`minDelayMs` up to `maxDelayMs`;
  * back to `minDelayMs` once a run lasted `stableMs`), and each death and return is logged. The other
  * processes are not touched: they keep serving, and the gateway answers 502 for the dead one meanwhile.
- * A first run that never gets ready is not retried: it would fail the same way (`ready` says why).
+ * A first run that never gets ready is not retried: it would fail the same way (`ready` says why). Each
+ * process has its own process group: only `stop` (one SIGTERM) ends it.
  * @param {ProcessSpec} spec
  * @param {object} [options]
  * @param {string} [options.logFile]       the processes' output goes there instead of this terminal
@@ -325,7 +329,7 @@ export function superviseProcess(
   let stopped = false;
   let delay = minDelayMs;
   let timer;
-  const first = startProcess(spec, { logFile });
+  const first = startProcess(spec, { logFile, ownProcessGroup: true });
   /** @type {SupervisedProcess} */
   const supervised = {
     spec,
@@ -354,7 +358,7 @@ export function superviseProcess(
       timer = setTimeout(() => {
         if (stopped) return;
         supervised.restarts++;
-        supervised.current = startProcess(spec, { logFile });
+        supervised.current = startProcess(spec, { logFile, ownProcessGroup: true });
         watch(supervised.current);
         waitUntilReady(supervised.current).then(
           () => say(`is back (restart ${supervised.restarts}, ready on port ${spec.port})`),

@@ -1,8 +1,9 @@
-import closeWithGrace from 'close-with-grace';
 import {
+  closeGracefully,
   createRedis,
   createStorage,
   intFromEnv,
+  jsonLineLog,
   prometheusText,
   startWorkerEndpoints,
   type Redis,
@@ -111,10 +112,12 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
           ['process_resident_memory_bytes', 'gauge', process.memoryUsage().rss],
         ]),
     });
-    closeWithGrace({ delay: 60_000 }, async () => {
+    // SIGTERM: no new job is taken, the PDFs being rendered finish, then the browser, the endpoints and
+    // the connections close.
+    closeGracefully({ name: options.name, graceMs: 60_000, log: jsonLineLog(options.name) }, async () => {
       await worker.close();
       await pool.close();
-      server.close();
+      await new Promise((resolve) => server.close(resolve));
       await ds.destroy();
       await redis.quit();
     });

@@ -101,6 +101,10 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
     genReqId: () => randomUUID(),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // While it stops (closeGracefully), a request that still arrives on an open keep-alive connection (the
+    // gateway's) is answered, with Connection: close, rather than refused with a 503: a restart drops
+    // nothing. New connections are refused already, and the gateway sends a refused GET again.
+    return503OnClosing: false,
     // The spec writes paths both ways (POST /api/v1.0/reportbuilder/rates and …/rates/, GET users/me/):
     // every route answers with and without its trailing slash.
     routerOptions: { ignoreTrailingSlash: true },
@@ -125,8 +129,15 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
       routes.push({ method, url: route.url, schema: route.schema });
     }
   });
+  // Once the app is stopping, every answer closes its connection: a kept-alive connection would otherwise
+  // stay open, idle, after the last answer and hold the stop up until its keep-alive timeout.
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (stopping) reply.header('connection', 'close');
     await drainBody(request.raw);
   });
   app.register(cookie);

@@ -8,6 +8,7 @@ export * from './rate-limit';
 export * from './health';
 export * from './app';
 export * from './server';
+export * from './shutdown';
 export * from './storage';
 export * from './caller';
 export * from './worker-endpoints';

@@ -1,24 +1,22 @@
-import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createRedis } from './redis';
+import { closeGracefully } from './shutdown';
 
 /**
- * Listens and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting connections, lets
- * in-flight requests finish (up to 10 s) and closes its pools through onClose hooks.
+ * Listens and shuts down gracefully (closeGracefully): on SIGTERM/SIGINT the server stops accepting
+ * connections, answers the requests in flight and those still arriving on open connections (each answer
+ * then closes its connection), and closes its pools through onClose hooks; 10 s at most.
  */
-export async function runServer(app: FastifyInstance, host: string, port: number): Promise<void> {
-  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
-    await app.close();
-  });
+export async function runServer(app: FastifyInstance, host: string, port: number, name = 'service') {
+  const shutdown = closeGracefully({ name, graceMs: 10_000, log: app.log }, () => app.close());
   try {
     await app.listen({ host, port });
   } catch (err) {
     app.log.error({ err }, `could not listen on ${host}:${port}`);
     process.exit(1);
   }
+  return shutdown;
 }
 
 /** What a service's main file is made of. */
@@ -47,7 +45,7 @@ export function startService<
       await ds.destroy();
       await redis.quit();
     });
-    await runServer(app, config.host, config.port);
+    await runServer(app, config.host, config.port, config.serviceName);
   };
   start().catch((err) => {
     console.error(`${config.serviceName} failed to start:`, err);

@@ -3,4 +3,4 @@ import { buildApp } from './app';
 import { loadGatewayConfig } from './config';
 
 const config = loadGatewayConfig();
-void runServer(buildApp(config), config.host, config.port);
+void runServer(buildApp(config), config.host, config.port, config.serviceName);

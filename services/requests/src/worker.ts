@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import { Worker } from 'bullmq';
-import closeWithGrace from 'close-with-grace';
-import { createRedis, createStorage, prometheusText, startWorkerEndpoints } from '@portal/server-kit';
+import {
+  closeGracefully,
+  createRedis,
+  createStorage,
+  jsonLineLog,
+  prometheusText,
+  startWorkerEndpoints,
+} from '@portal/server-kit';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
 import { CONSOLE_QUEUE, bullConnection } from './jobs/consoleJobs';
@@ -59,13 +65,17 @@ async function main() {
       ]),
   });
 
-  // SIGTERM: running jobs finish (worker.close waits for them), then the connections close.
-  closeWithGrace({ delay: 60_000 }, async () => {
-    await worker.close();
-    server.close();
-    await ds.destroy();
-    await redis.quit();
-  });
+  // SIGTERM: no new job is taken, running jobs finish (worker.close waits for them), then the endpoints and
+  // connections close.
+  closeGracefully(
+    { name: 'requests-worker', graceMs: 60_000, log: jsonLineLog('requests-worker') },
+    async () => {
+      await worker.close();
+      await new Promise((resolve) => server.close(resolve));
+      await ds.destroy();
+      await redis.quit();
+    },
+  );
 }
 
 main().catch((err) => {
