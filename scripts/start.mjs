@@ -28,7 +28,7 @@ try {
 await exitOnPrepareError(() => prepare());
 
 const table = portalProcesses({ ports });
-for (const { name, port: busy } of table) {
+for (const [name, busy] of Object.entries(ports)) {
   if (await canConnect('127.0.0.1', busy)) {
     console.error(
       `\nPort ${busy} (${name}) is already in use: is the portal already running? Stop it, or choose other ports ` +

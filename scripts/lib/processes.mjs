@@ -29,24 +29,36 @@ export { ROOT };
 /** config/services.json: the one table of the portal's processes (services, workers and the gateway). */
 export const SERVICES_FILE = join(ROOT, 'config', 'services.json');
 
-/** @returns {{ gateway: ServiceEntry, services: ServiceEntry[] }} */
+/** @returns {{ gateway: ServiceEntry & { metricsPort: number }, services: ServiceEntry[] }} */
 export function readServicesTable(file = SERVICES_FILE) {
   const table = JSON.parse(readFileSync(file, 'utf8'));
   return { gateway: table.gateway, services: table.services };
+}
+
+/** The port name of the gateway's metrics (its own port is public): `GATEWAY_METRICS_PORT` moves it. */
+export const GATEWAY_METRICS = 'gateway-metrics';
+
+/** Every port the portal listens on, by name: each process's, and the gateway's metrics port. */
+function portEntries() {
+  const { gateway, services } = readServicesTable();
+  return [
+    ...[...services, gateway].map(({ name, port }) => ({ name, port })),
+    { name: GATEWAY_METRICS, port: gateway.metricsPort },
+  ];
 }
 
 /** `requests-worker` -> `REQUESTS_WORKER`: the prefix of its settings (`_PORT`, and `_URL` for the gateway). */
 export const settingName = (name) => name.toUpperCase().replace(/-/g, '_');
 
 /**
- * Each process's port: `<NAME>_PORT` from the environment, else the table's default.
+ * Each process's port: `<NAME>_PORT` from the environment, else the table's default; and the gateway's
+ * metrics port (`GATEWAY_METRICS_PORT`).
  * @returns {Record<string, number>}
  */
 export function portsFromEnvironment(env = process.env) {
-  const { gateway, services } = readServicesTable();
   /** @type {Record<string, number>} */
   const ports = {};
-  for (const { name, port } of [...services, gateway]) {
+  for (const { name, port } of portEntries()) {
     const setting = `${settingName(name)}_PORT`;
     const value = Number(env[setting] ?? port);
     if (!Number.isInteger(value) || value <= 0 || value > 65535)
@@ -61,8 +73,7 @@ export function portsFromEnvironment(env = process.env) {
  * @returns {Promise<Record<string, number>>}
  */
 export async function freePortsForAll() {
-  const { gateway, services } = readServicesTable();
-  const names = [...services, gateway].map(({ name }) => name);
+  const names = portEntries().map(({ name }) => name);
   for (;;) {
     /** @type {Record<string, number>} */
     const ports = {};
@@ -118,13 +129,20 @@ export function portalProcesses({
       name: service.name,
       entry: service.entry,
       port: portOf(service),
-      env: { ...shared, PORT: String(portOf(service)) },
+      // /metrics on their own port (internal: the gateway routes no /metrics), whatever this shell says.
+      env: { ...shared, PORT: String(portOf(service)), METRICS_PORT: '' },
     })),
     {
       name: gateway.name,
       entry: gateway.entry,
       port: portOf(gateway),
-      env: { ...shared, PORT: String(portOf(gateway)), ...serviceUrls, GATEWAY_REMOTES_FILE: remotesFile },
+      env: {
+        ...shared,
+        PORT: String(portOf(gateway)),
+        METRICS_PORT: String(ports[GATEWAY_METRICS] ?? gateway.metricsPort),
+        ...serviceUrls,
+        GATEWAY_REMOTES_FILE: remotesFile,
+      },
     },
   ];
   return only ? table.filter(({ name }) => only.includes(name)) : table;

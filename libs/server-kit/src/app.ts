@@ -9,8 +9,10 @@ import Fastify, {
 } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Registry } from 'prom-client';
 import type { BaseConfig } from './config';
 import { installErrorHandling } from './errors';
+import { installMetrics, registerMetricsRoute, startMetricsServer } from './metrics';
 
 /** A Fastify instance whose routes take their types from TypeBox schemas. Route modules accept this. */
 export type TypedFastify = FastifyInstance<
@@ -53,7 +55,22 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route of the app, in registration order (server-kit's createServiceApp records them). */
     registeredRoutes: RegisteredRoute[];
+    /** The app's Prometheus registry (request durations, the process's own metrics): add a service's own. */
+    metrics: Registry;
   }
+}
+
+/** What a request id may look like when it comes from outside: a UUID, a trace id, nothing to inject. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A request's id: the x-request-id it came with (the gateway's, or a proxy's or client's in front of the
+ * gateway) when it looks like an id, otherwise a new UUID. A header of any other shape (long, with line
+ * breaks or quotes) never reaches the logs as an id.
+ */
+export function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** How much of an unread request body is read and dropped before an early answer (see drainBody). */
@@ -91,14 +108,16 @@ export async function drainBody(raw: IncomingMessage, limits = DRAIN_LIMITS): Pr
 
 /**
  * A Fastify instance with the portal's common ground: request ids (taken from the gateway's
- * x-request-id or made here, echoed back), pino logs, cookies, the one error shape, and AJV set to
- * report every problem with a request at once.
+ * x-request-id or made here, echoed back), pino logs, cookies, the one error shape, AJV set to report
+ * every problem with a request at once, and Prometheus metrics (/metrics, or METRICS_PORT).
  */
 export function createServiceApp(config: BaseConfig, overrides: FastifyServerOptions = {}) {
   const app = Fastify({
     logger: loggerOptions(config),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The id the gateway gave the request (x-request-id), so one id follows it through every log; the
+    // gateway itself takes a client's only when it looks like an id (see requestIdOf).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     // While it stops (closeGracefully), a request that still arrives on an open keep-alive connection (the
@@ -142,5 +161,18 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
   });
   app.register(cookie);
   installErrorHandling(app);
+  const metrics = installMetrics(app, config.serviceName);
+  app.decorate('metrics', metrics);
+  if (config.metricsPort === undefined) registerMetricsRoute(app, metrics);
+  else {
+    const port = config.metricsPort;
+    let server: Server | undefined;
+    app.addHook('onListen', async () => {
+      server = await startMetricsServer(metrics, config.host, port);
+    });
+    app.addHook('onClose', async () => {
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    });
+  }
   return app;
 }

@@ -20,6 +20,11 @@ export interface BaseConfig {
   cookieSecure: boolean;
   /** Lifetime of a session token. */
   sessionTtlSeconds: number;
+  /**
+   * A port of its own for /metrics (`METRICS_PORT`); unset, /metrics is answered on `port`, which is
+   * internal for a service behind the gateway (the gateway routes no /metrics).
+   */
+  metricsPort?: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -60,5 +65,6 @@ export function loadBaseConfig(serviceName: string, defaultPort: number, env: En
     jwtPrivateKeyFile: env.JWT_PRIVATE_KEY_FILE ?? join(varDir, 'keys', 'jwt-private.pem'),
     cookieSecure: bool(env.COOKIE_SECURE, nodeEnv === 'production'),
     sessionTtlSeconds: intFromEnv(env, 'SESSION_TTL_SECONDS', 8 * 3600),
+    ...(env.METRICS_PORT ? { metricsPort: intFromEnv(env, 'METRICS_PORT', 0) } : {}),
   };
 }

@@ -9,6 +9,7 @@ export * from './health';
 export * from './app';
 export * from './server';
 export * from './shutdown';
+export * from './metrics';
 export * from './storage';
 export * from './caller';
 export * from './worker-endpoints';

@@ -1,4 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { SESSION_COOKIE } from '@portal/contracts';
 import { createServiceApp } from './app';
@@ -213,6 +215,8 @@ describe('paths with and without their trailing slash', () => {
       expect([method, url, (await app.inject({ method, url })).json()]).toEqual([method, url, { route }]);
     }
     expect(app.registeredRoutes.map(({ method, url }) => `${method} ${url}`)).toEqual([
+      'GET /metrics',
+      'HEAD /metrics',
       'GET /plain',
       'HEAD /plain',
       'POST /slashed/',
@@ -229,7 +233,8 @@ describe('paths with and without their trailing slash', () => {
     await app.ready();
     for (const url of ['/twice', '/twice/'])
       expect((await app.inject({ method: 'PUT', url })).json()).toEqual({ url: '/twice' });
-    expect(app.registeredRoutes.map(({ method, url }) => `${method} ${url}`)).toEqual(['PUT /twice']);
+    expect(app.registeredRoutes.map(({ method, url }) => `${method} ${url}`)).toContain('PUT /twice');
+    expect(app.registeredRoutes.map(({ url }) => url)).not.toContain('/twice/');
     await app.close();
   });
 
@@ -243,5 +248,78 @@ describe('paths with and without their trailing slash', () => {
       'GET /api/v1.0/avs-elsewhere/: the gateway sends it to nobody, not identity',
     ]);
     await app.close();
+  });
+});
+
+describe('request ids and metrics', () => {
+  it("takes the gateway's x-request-id as the request's id, and makes one for anything else", async () => {
+    const lines: { reqId?: string; msg?: string }[] = [];
+    const app = createServiceApp(config, {
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+    });
+    app.get('/id', async (request) => ({ id: request.id }));
+    await app.ready();
+    const given = await app.inject({ url: '/id', headers: { 'x-request-id': 'gw-0b5c1f5e.7' } });
+    expect([given.json().id, given.headers['x-request-id']]).toEqual(['gw-0b5c1f5e.7', 'gw-0b5c1f5e.7']);
+    expect(lines.filter((line) => line.reqId === 'gw-0b5c1f5e.7').map((line) => line.msg)).toEqual([
+      'incoming request',
+      'request completed',
+    ]);
+    for (const odd of ['x'.repeat(200), 'two words', 'a"b', 'line\u2028break']) {
+      const answer = await app.inject({ url: '/id', headers: { 'x-request-id': odd } });
+      expect(answer.json().id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect((await app.inject({ url: '/id' })).json().id).toMatch(/^[0-9a-f-]{36}$/);
+    await app.close();
+  });
+
+  it('answers Prometheus metrics: request durations by route pattern and status, and the process', async () => {
+    const app = createServiceApp(config);
+    app.get('/things/:id', async () => ({ ok: true }));
+    app.post('/things', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }));
+    await app.ready();
+    await app.inject({ url: '/things/1' });
+    await app.inject({ url: '/things/2/' });
+    await app.inject({ method: 'POST', url: '/things', payload: { n: 'x' } });
+    await app.inject({ url: '/nowhere/7' });
+    const answer = await app.inject({ url: '/metrics' });
+    expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const count = (labels: string) =>
+      Number(
+        new RegExp(
+          `^http_request_duration_seconds_count\\{service="test-service",${labels}\\} (\\d+)$`,
+          'm',
+        ).exec(answer.body)?.[1],
+      );
+    expect(count('method="GET",route="/things/:id",status_code="200"')).toBe(2);
+    expect(count('method="POST",route="/things",status_code="400"')).toBe(1);
+    expect(count('method="GET",route="no route",status_code="404"')).toBe(1);
+    expect(answer.body).toMatch(/^process_resident_memory_bytes\{service="test-service"\} \d+/m);
+    expect(answer.body).toMatch(/^nodejs_eventloop_lag_p99_seconds\{service="test-service"\}/m);
+    await app.close();
+  });
+
+  it('answers them on a port of their own when METRICS_PORT says so, and not on the app', async () => {
+    const metricsPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const app = createServiceApp({
+      ...loadBaseConfig('edge', 0, { METRICS_PORT: String(metricsPort) }),
+      logLevel: 'silent',
+    });
+    app.get('/page', async () => ({ ok: true }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await fetch(`${base}/page`);
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toContain(
+      'http_request_duration_seconds_count{service="edge",method="GET",route="/page",status_code="200"} 1',
+    );
+    await app.close();
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
   });
 });

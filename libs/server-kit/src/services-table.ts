@@ -55,6 +55,8 @@ export interface ServiceEntry {
 
 export interface ServicesTable {
   services: ServiceEntry[];
+  /** The gateway's entry: its port is public, so its /metrics are on a port of their own. */
+  gateway?: { port?: number; metricsPort?: number };
 }
 
 /**
@@ -85,7 +87,8 @@ export function readServicesTable(file: string): ServicesTable {
         throw new Error(`${where}: every route needs a "prefix" starting with '/'.`);
     }
   }
-  return { services: services as ServiceEntry[] };
+  const gateway = (parsed as { gateway?: ServicesTable['gateway'] }).gateway;
+  return { services: services as ServiceEntry[], ...(gateway ? { gateway } : {}) };
 }
 
 /** The gateway's routing table: every service's prefixes, tagged with the service. */

@@ -90,6 +90,8 @@ beforeAll(async () => {
   config = {
     ...defaults,
     logLevel: 'silent',
+    // The gateway's metrics port: any free one (the table's 9080 may be a running portal's).
+    metricsPort: 0,
     workspaceRoot: root,
     shellDist,
     remotesFile,
@@ -558,6 +560,52 @@ describe("the services' own answers", () => {
 
   const post = (url: string, body: string) =>
     fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+  it('gives its request id to the service, whose log lines carry it', async () => {
+    const lines: { reqId?: string; msg?: string; service?: string }[] = [];
+    const logged = createServiceApp(
+      { ...loadBaseConfig('identity', 0), logLevel: 'info' },
+      { logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } },
+    );
+    logged.get('/api/v1.0/users/me', async (request) => {
+      request.log.info('reading the user');
+      return { id: request.id };
+    });
+    await logged.listen({ host: '127.0.0.1', port: 0 });
+    const edge = await gateway({
+      serviceUrls: {
+        ...config.serviceUrls,
+        identity: `http://127.0.0.1:${(logged.server.address() as AddressInfo).port}`,
+      },
+    });
+    const answer = await edge.inject('/api/v1.0/users/me');
+    const id = answer.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.json()).toEqual({ id });
+    expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toEqual([
+      'incoming request',
+      'reading the user',
+      'request completed',
+    ]);
+    await edge.close();
+    await logged.close();
+  });
+
+  it('answers its metrics on their own port, by route and status, never on the portal URL', async () => {
+    const metricsPort = await closedPort();
+    const edge = await gateway({ metricsPort });
+    await edge.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(edge.server.address() as AddressInfo).port}`;
+    await fetch(`${base}/api/v1.0/users/me`);
+    await fetch(`${base}/api/v1.0/users/me`);
+    const onPortal = await fetch(`${base}/metrics`, { headers: { accept: 'text/plain' } });
+    expect(await onPortal.text()).not.toContain('http_request_duration_seconds');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(
+      /^http_request_duration_seconds_count\{service="gateway",method="GET",route="\/api\/v1\.0\/users\/me",status_code="200"\} 2$/m,
+    );
+    await edge.close();
+  });
 
   it("passes a body-too-large 413 through with the service's JSON, as it does small bodies", async () => {
     const big = JSON.stringify({ name: 'x'.repeat(6 * 1024 * 1024) });

@@ -49,6 +49,9 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
   );
   return {
     ...base,
+    // The gateway's own port is the public one: its metrics are on config/services.json's
+    // gateway.metricsPort (METRICS_PORT moves it), never on the portal's URL.
+    metricsPort: base.metricsPort ?? servicesTable.gateway?.metricsPort ?? 9080,
     workspaceRoot,
     shellDist: fromRoot(workspaceRoot, env.SHELL_DIST || 'shell/dist'),
     remotesFile: fromRoot(workspaceRoot, env.GATEWAY_REMOTES_FILE || 'config/remotes.json'),

@@ -120,6 +120,8 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
         return;
       }
       request.proxyRoute = route;
+      // Metrics by the table's entry (the router's pattern is '/api/*' for every proxied call).
+      request.metricsRoute = route.prefix;
       done();
     },
     replyOptions: {
