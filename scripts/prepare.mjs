@@ -23,6 +23,7 @@ import {
   NX_ENV,
   ROOT,
   run,
+  runQuietly,
   waitFor,
 } from './lib/system.mjs';
 
@@ -66,35 +67,68 @@ function createApt() {
 // ---------------------------------------------------------------------------------------------------------
 // npm dependencies
 
-async function ensureNpmDependencies() {
-  const installedLock = `${ROOT}/node_modules/.package-lock.json`;
-  const lock = `${ROOT}/package-lock.json`;
+/** npm's last line on success: "added 1410 packages in 2m" (or "up to date in 3s"). */
+const npmSummary = (output) =>
+  output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^(added|removed|changed|up to date)\b/.test(line))
+    .at(-1);
+
+/** npm ci's refusal of a lock that does not match package.json (its whole message, in one line). */
+const LOCK_OUT_OF_SYNC =
+  /can only install packages when your package\.json and package-lock\.json[^\n]*in sync/;
+
+/**
+ * npm's output is kept, not shown: on a fresh clone it is a page of warnings (engines, deprecations) around
+ * one summary line. It is printed whole only when the install fails.
+ */
+async function npmQuietly(npm, root, args, what) {
+  const started = Date.now();
+  const { code, output } = await runQuietly(npm, [...args, '--no-audit', '--no-fund'], { cwd: root });
+  const seconds = Math.round((Date.now() - started) / 1000);
+  return { ok: code === 0, output, done: `${npmSummary(output) ?? what} (${seconds} s)` };
+}
+
+/**
+ * The npm dependencies, when node_modules is missing or older than package-lock.json: `npm ci`, or when npm
+ * refuses the lock here, `npm install --no-save` of the same versions; one line before, one after, and
+ * npm's own output only on a real failure. `root`, `npm`, `log` and `showOutput` are for the tests.
+ */
+export async function ensureNpmDependencies({
+  root = ROOT,
+  npm = 'npm',
+  log = say,
+  showOutput = (text) => process.stderr.write(text),
+} = {}) {
+  const installedLock = `${root}/node_modules/.package-lock.json`;
+  const lock = `${root}/package-lock.json`;
   if (existsSync(installedLock) && statSync(installedLock).mtimeMs >= statSync(lock).mtimeMs) {
-    say('npm dependencies: installed, up to date with package-lock.json');
+    log('npm dependencies: installed, up to date with package-lock.json');
     return;
   }
-  say(
-    `npm dependencies: ${existsSync(installedLock) ? 'package-lock.json changed' : 'not installed'}, running npm ci`,
+  log(
+    `npm dependencies: ${existsSync(installedLock) ? 'package-lock.json changed' : 'not installed yet'}; ` +
+      "installing the locked versions with npm ci (a minute or two on a fresh clone; npm's output is shown only if it fails)",
   );
-  let lockOutOfSync = false;
-  const ci = await run('npm', ['ci', '--no-audit', '--no-fund'], {
-    onLine: (line) => {
-      if (line.includes('are in sync')) lockOutOfSync = true;
-    },
-  });
-  if (ci.code === 0) return say('npm dependencies: installed');
-  if (!lockOutOfSync) throw new PrepareError('`npm ci` failed (output above).');
-  // npm ci refuses a lock file that does not list every optional platform package, which happens when
-  // the registry a lock was made against lacks some; `npm install` resolves the same versions from it.
-  say(
-    'npm dependencies: npm ci refused package-lock.json (out of sync with package.json); installing the locked versions with npm install --no-save',
-  );
-  if ((await run('npm', ['install', '--no-save', '--no-audit', '--no-fund'])).code !== 0) {
-    throw new PrepareError('`npm install` failed (output above).');
+  const ci = await npmQuietly(npm, root, ['ci'], 'installed');
+  if (ci.ok) return log(`npm dependencies: ${ci.done}`);
+  if (!LOCK_OUT_OF_SYNC.test(ci.output)) {
+    showOutput(ci.output);
+    throw new PrepareError('`npm ci` failed (its output above).');
   }
-  say(
-    'npm dependencies: installed the locked versions (see docs/architecture.md on why npm ci refuses this lock)',
+  // npm ci refuses a lock that does not list every optional platform package, which happens when the
+  // registry the lock was made against lacks some; `npm install` resolves the same versions from it.
+  log(
+    'npm dependencies: npm ci refused package-lock.json here (it does not match package.json for this ' +
+      'registry: see docs/architecture.md); installing the same locked versions with npm install --no-save',
   );
+  const install = await npmQuietly(npm, root, ['install', '--no-save'], 'installed');
+  if (!install.ok) {
+    showOutput(install.output);
+    throw new PrepareError('`npm install` failed (its output above).');
+  }
+  log(`npm dependencies: ${install.done}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------

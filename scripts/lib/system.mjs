@@ -53,6 +53,27 @@ export function run(command, args = [], { env, onLine } = {}) {
   });
 }
 
+/**
+ * Runs a command without showing its output: resolves with the exit code and everything it printed (stdout
+ * and stderr interleaved), for the caller to show when it failed. Never rejects on a non-zero exit.
+ */
+export function runQuietly(command, args = [], { env, cwd = ROOT } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : 1), output: Buffer.concat(chunks).toString() }),
+    );
+  });
+}
+
 /** Runs a short command and returns its trimmed stdout, or undefined when it fails. */
 export function capture(command, args) {
   const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
