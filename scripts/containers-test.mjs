@@ -320,7 +320,7 @@ async function main() {
       podman(['image', 'inspect', `localhost/portal-${name}:latest`], { quiet: true }).stdout,
     )[0];
     const user = info.Config?.User;
-    const health = info.Config?.Healthcheck ?? info.HealthCheck;
+    const health = info.Config?.Healthcheck ?? info.Healthcheck ?? info.HealthCheck;
     expect(user && user !== 'root' && user !== '0', `portal-${name} runs as '${user}'`);
     expect(health?.Test?.length, `portal-${name} has a HEALTHCHECK`);
   }
@@ -334,13 +334,13 @@ async function main() {
         `localhost/portal-${name}:latest`,
         'sh',
         '-c',
-        'ls node_modules | grep -cE "^(jest|typescript|webpack|eslint|nx)$" || true',
+        'ls node_modules | grep -cE "^(jest|webpack|eslint|nx|prettier)$" || true',
       ],
       { quiet: true },
     );
     expect(
       found.stdout.trim() === '0',
-      `portal-${name} holds no dev dependencies (jest, typescript, webpack, eslint, nx)`,
+      `portal-${name} holds no dev dependencies (jest, webpack, eslint, nx, prettier)`,
     );
   }
 

@@ -140,7 +140,8 @@ export function generateManifests(options = {}) {
               image: image(name),
               imagePullPolicy: 'IfNotPresent',
               securityContext: containerSecurity,
-              ...container,
+              // With the host's network a container's ports are the process's own (podman refuses port mappings).
+              ...(hostNetwork ? { ...container, ports: undefined } : container),
             },
           ],
           ...(volumes.length ? { volumes } : {}),
@@ -180,6 +181,8 @@ export function generateManifests(options = {}) {
     name: 'keys',
     secret: {
       secretName: 'portal-jwt',
+      // Said, though false is the default: podman 4.3's play kube dereferences it.
+      optional: false,
       items: [
         { key: 'jwt-public.pem', path: 'jwt-public.pem' },
         ...(withPrivate ? [{ key: 'jwt-private.pem', path: 'jwt-private.pem' }] : []),
