@@ -162,7 +162,10 @@ export function findFreePort() {
 
 const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
-/** A pino JSON line made readable for a terminal: level, message, request and error in one short line. */
+/**
+ * A pino JSON line made readable for a terminal: level, message, request, error and the start of the
+ * request id in one short line.
+ */
 export function formatLogLine(line) {
   let entry;
   try {
@@ -175,6 +178,8 @@ export function formatLogLine(line) {
   if (entry.req) parts.push(`${entry.req.method} ${entry.req.url}`);
   if (entry.res) parts.push(`-> ${entry.res.statusCode} in ${Math.round(entry.responseTime ?? 0)} ms`);
   if (entry.err) parts.push(`(${entry.err.message})`);
+  // The request id's start: the same in the gateway's and the service's lines of one call.
+  if (typeof entry.reqId === 'string') parts.push(`[${entry.reqId.slice(0, 8)}]`);
   return parts.join(' ');
 }
 

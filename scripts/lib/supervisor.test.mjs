@@ -3,7 +3,13 @@
 // node --test scripts/lib/supervisor.test.mjs
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { findFreePort, stopProcesses, superviseProcess, waitUntilReady } from './processes.mjs';
+import {
+  findFreePort,
+  formatLogLine,
+  stopProcesses,
+  superviseProcess,
+  waitUntilReady,
+} from './processes.mjs';
 import { canConnect, sleep, waitFor } from './system.mjs';
 
 const FIXTURE = 'scripts/lib/fixtures/tiny-service.mjs';
@@ -101,4 +107,19 @@ test('a first run that never gets ready is not started again: ready says why', a
   await sleep(400);
   assert.equal(broken.restarts, 0);
   assert.deepEqual(lines, []);
+});
+
+test("the terminal's log lines keep the start of the request id, the same in the gateway and the service", () => {
+  const line = (service) =>
+    JSON.stringify({
+      level: 30,
+      service,
+      reqId: '74a47b32-4cda-4d07-bd99-506e0472c28f',
+      res: { statusCode: 401 },
+      responseTime: 3.2,
+      msg: 'request completed',
+    });
+  assert.equal(formatLogLine(line('gateway')), 'INFO  request completed -> 401 in 3 ms [74a47b32]');
+  assert.equal(formatLogLine(line('identity')), formatLogLine(line('gateway')));
+  assert.equal(formatLogLine('plain text'), 'plain text');
 });
