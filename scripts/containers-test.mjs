@@ -410,12 +410,19 @@ async function main() {
   step('podman play kube docker/k8s (config, storage, the shell and remotes, services, workers, gateway)');
   const files = podmanManifests();
   // podman 4.3 fills a configMap volume only from a ConfigMap given with --configmap.
-  const configFile = join(work, 'config.yaml');
-  writeFileSync(configFile, kubeYaml(files, ['config.yaml']));
+  // One file per ConfigMap: podman 4.3 reads the first document of a --configmap file only.
+  const configFiles = kubeYaml(files, ['config.yaml'])
+    .split('\n---\n')
+    .map((text, i) => {
+      const file = join(work, `configmap-${i}.yaml`);
+      writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+      return file;
+    });
+  const configFlags = configFiles.flatMap((file) => ['--configmap', file]);
   const play = (name, list) => {
     const file = join(work, `${name}.yaml`);
     writeFileSync(file, kubeYaml(files, list));
-    podman(['play', 'kube', '--replace', '--configmap', configFile, file]);
+    podman(['play', 'kube', '--replace', ...configFlags, file]);
     if (!playedFiles.includes(file)) playedFiles.push(file);
   };
   // Left over from an earlier --keep run: the pods and the volumes (a PersistentVolumeClaim that exists
@@ -491,7 +498,7 @@ async function main() {
   }
   const remoteFile = join(work, 'rollout.yaml');
   writeFileSync(remoteFile, kubeYaml(files, [`${ROLLED_REMOTE.image}.yaml`]));
-  podman(['play', 'kube', '--replace', '--configmap', configFile, remoteFile]);
+  podman(['play', 'kube', '--replace', ...configFlags, remoteFile]);
   let served = false;
   for (let i = 0; i < 60 && !served; i++) {
     await sleep(1000);
