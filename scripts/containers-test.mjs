@@ -379,7 +379,7 @@ async function main() {
     "require('@portal/server-kit').ensureKeyPair('/out/jwt-private.pem', '/out/jwt-public.pem')",
   ]);
   // podman 4.3 reads a secret for env (secretKeyRef) as a JSON map of base64 values, and a secret for a
-  // volume as a Kubernetes Secret (its stringData written as is).
+  // volume as a Kubernetes Secret whose `data` values it writes as they are.
   const base64 = (v) => Buffer.from(v).toString('base64');
   const secrets = {
     'portal-secrets': JSON.stringify({
@@ -393,7 +393,8 @@ async function main() {
         kind: 'Secret',
         metadata: { name: 'portal-jwt' },
         type: 'Opaque',
-        stringData: {
+        // podman 4.3 writes a volume secret's `data` values as they are (no base64), ignores stringData.
+        data: {
           'jwt-private.pem': readFileSync(join(keys, 'jwt-private.pem'), 'utf8'),
           'jwt-public.pem': readFileSync(join(keys, 'jwt-public.pem'), 'utf8'),
         },
