@@ -119,6 +119,8 @@ test('QS check → Start report → (report submitted) → QC approval → Dispa
     data: { _id: id, lat: -33.93, lng: 18.86 },
   });
   expect(submitted.status(), await submitted.text()).toBe(200);
+  // Read afresh (the live update of an open console is the test of its own below).
+  row = await openConsoleAt(operator, grip);
   await expect(row.getByRole('button', { name: 'QC check' })).toBeVisible();
 
   // An operator without saviQC may open the checklist but not approve.
