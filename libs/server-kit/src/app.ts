@@ -138,7 +138,15 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
   // Added before any plugin registers its routes, so it sees every one of them. With ignoreTrailingSlash
   // '/a' and '/a/' are one route: code that still registers both spellings (as services did before) would
   // be refused as a duplicate, so the second spelling is dropped here (registered for no method) instead.
+  const ignoringSlash = overrides.routerOptions?.ignoreTrailingSlash ?? true;
   app.addHook('onRoute', (route) => {
+    // Without ignoreTrailingSlash (the gateway: its proxy's websocket tunnel is a route of its own under the
+    // same prefix) both spellings are routes of their own, and nothing is dropped.
+    if (!ignoringSlash) {
+      for (const method of [route.method].flat())
+        routes.push({ method, url: route.url, schema: route.schema });
+      return;
+    }
     const path = route.url.replace(/\/+$/, '') || '/';
     const methods = [route.method].flat();
     const kept = methods.filter((method) => !spellings.has(`${method} ${path}`));

@@ -21,7 +21,12 @@ export interface GatewayDeps {
  */
 export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
   const routes = deps.routes ?? routesOf(config.servicesTable);
-  const app = createServiceApp(config, { trustProxy: config.trustProxy });
+  const app = createServiceApp(config, {
+    trustProxy: config.trustProxy,
+    // The gateway's routing table handles trailing slashes itself (matchRoute); the router option would
+    // merge the proxy's prefix routes and drop the websocket tunnel's (the request console's live updates).
+    routerOptions: { ignoreTrailingSlash: false },
+  });
 
   // Registered first so their hooks cover every route below, proxied answers included.
   app.register(helmet, helmetOptions(config.cspExtraOrigins));
