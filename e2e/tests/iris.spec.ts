@@ -244,7 +244,8 @@ test('a user without the iris service is sent home', async ({ page }) => {
 });
 
 test('the IRiS request is Finalised in /requests and its report downloads from there', async ({ page }) => {
-  test.skip(!ordered, 'needs the report ordered by the first test');
+  // Serial: this runs only after the first test ordered the report.
+  expect(ordered, 'the report ordered by the first test').toBeDefined();
   const { grip, requestId, reportId } = ordered!;
   const [stored] = await queryRun<{ status: string; report_pdf_url: string | null }>(
     'SELECT status, report_pdf_url FROM requests.requests WHERE id = $1',
