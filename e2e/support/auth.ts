@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { harness } from './env';
 
 /** The seeded demo accounts (libs/db seed), all with the same password. */
@@ -29,4 +29,13 @@ export async function login(page: Page, email: string, password: string): Promis
   if (!response.ok())
     throw new Error(`Login as ${email} failed: ${response.status()} ${await response.text()}`);
   await page.waitForURL((url) => !url.pathname.startsWith('/auth/'));
+}
+
+/** A signed-in page of its own (a browser context each: separate sessions, as two people). */
+export async function signedIn(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const account = demoAccount(email);
+  await login(page, account.email, account.password);
+  return page;
 }

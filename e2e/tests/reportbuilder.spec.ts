@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type * as PdfJobs from '@portal/pdf-jobs';
 import { ROOT } from '../../scripts/lib/processes.mjs';
-import { demoAccount, login } from '../support/auth';
+import { signedIn } from '../support/auth';
+import { openConsoleAt } from '../support/console';
 import { queryRun } from '../support/env';
 
 // The SAVi report builder through the portal URL (issue 13): the request queue console at /requests/admin
@@ -74,24 +75,6 @@ async function createRequest(page: Page): Promise<{ grip: string; id: string }> 
   const grip = created.headers()['x-grip-reference'];
   const id = created.headers()['location'].match(/\/request\/([^/]+)\/any/)![1];
   return { grip, id };
-}
-
-/** A signed-in page of its own (a browser context each: separate sessions, as two people). */
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const account = demoAccount(email);
-  await login(page, account.email, account.password);
-  return page;
-}
-
-/** The console showing one request (filtered by its GRiP reference). */
-async function openConsoleAt(page: Page, grip: string) {
-  await page.goto('/requests/admin');
-  await page.getByRole('textbox', { name: 'GRiP reference', exact: true }).fill(grip);
-  const row = page.getByRole('row').filter({ hasText: grip });
-  await expect(row).toHaveCount(1);
-  return row;
 }
 
 /** The request as GET /api/v1.0/request/{id}/any answers it, with the page's session. */

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { demoAccount, login } from '../support/auth';
+import { expect, test, type Page } from '@playwright/test';
+import { signedIn } from '../support/auth';
+import { openConsoleAt } from '../support/console';
 import { queryRun } from '../support/env';
 
 // The request queue through the portal URL (issue 11): a user's request goes through /requests and the
@@ -44,24 +45,6 @@ async function createRequest(page: Page): Promise<{ grip: string; id: string }> 
     [grip],
   );
   return { grip, id };
-}
-
-/** A signed-in page of its own (a browser context each: separate sessions, as two people). */
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const account = demoAccount(email);
-  await login(page, account.email, account.password);
-  return page;
-}
-
-/** The console showing one request (filtered by its GRiP reference). */
-async function openConsoleAt(page: Page, grip: string) {
-  await page.goto('/requests/admin');
-  await page.getByRole('textbox', { name: 'GRiP reference', exact: true }).fill(grip);
-  const row = page.getByRole('row').filter({ hasText: grip });
-  await expect(row).toHaveCount(1);
-  return row;
 }
 
 const statusOf = async (id: string) =>
