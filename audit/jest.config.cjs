@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../tools/jest.preset.cjs'),
+  testEnvironment: 'node',
+  displayName: '@portal/api-audit',
+};
