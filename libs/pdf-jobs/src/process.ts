@@ -3,14 +3,18 @@ import {
   createRedis,
   createStorage,
   intFromEnv,
+  jobDurationHistogram,
   jsonLineLog,
-  prometheusText,
+  observeDatabasePool,
+  observeQueues,
+  processRegistry,
   startWorkerEndpoints,
   type Redis,
   type Storage,
 } from '@portal/server-kit';
 import { BrowserPool } from './browser';
-import type { Sql } from './jobs';
+import { Counter, Gauge } from 'prom-client';
+import { createPdfQueue, type Sql } from './jobs';
 import { startPdfWorker, type PdfRenderer } from './worker';
 
 /** A PDF worker's settings, read from `<PREFIX>_PDF_*` and `<PREFIX>_BROWSER_*` (e.g. IRIS_PDF_TIMEOUT_MS). */
@@ -81,7 +85,36 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
       maxMemoryMb: config.browserMaxMemoryMb,
       log: (event, detail) => log('info', event, detail),
     });
-    const { worker, stats } = startPdfWorker({
+    // Metrics: the queue's depth by state (what the worker autoscaler reads), each job try's duration by
+    // outcome, the database pool, the browser's launches and memory, and the process's own.
+    const registry = processRegistry(options.name);
+    const depthQueue = createPdfQueue(options.queueName, {
+      redisUrl: config.redisUrl,
+      prefix: config.queuePrefix,
+    });
+    observeQueues(registry, [depthQueue]);
+    observeDatabasePool(registry, ds);
+    const durations = jobDurationHistogram(registry);
+    new Counter({
+      name: 'pdf_browser_launches_total',
+      help: 'Chromium processes started (the first, and each replacement after N jobs or the memory limit)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(pool.launches);
+      },
+    });
+    new Gauge({
+      name: 'pdf_browser_memory_megabytes',
+      help: 'Resident memory of the running Chromium (now, and the highest seen)',
+      labelNames: ['reading'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ reading: 'now' }, Math.round(pool.browserMemoryMb()));
+        this.set({ reading: 'peak' }, Math.round(pool.peakBrowserMb));
+      },
+    });
+    const { worker } = startPdfWorker({
       queueName: options.queueName,
       redisUrl: config.redisUrl,
       prefix: config.queuePrefix,
@@ -94,29 +127,21 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
       lockDurationMs: config.pdfLockDurationMs,
       stalledIntervalMs: config.pdfStalledIntervalMs,
       log,
+      onJobTry: (outcome, seconds) => durations.observe({ queue: options.queueName, outcome }, seconds),
     });
     const server = startWorkerEndpoints({
       name: options.name,
       host: config.host,
       port: config.port,
       ready: () => Promise.all([ds.query('SELECT 1'), redis.ping()]),
-      metrics: () =>
-        prometheusText([
-          ['pdf_jobs_completed_total', 'counter', stats.completed],
-          ['pdf_jobs_failed_total', 'counter', stats.failed],
-          ['pdf_jobs_cancelled_total', 'counter', stats.cancelled],
-          ['pdf_job_seconds_last', 'gauge', stats.seconds.at(-1) ?? 0],
-          ['pdf_browser_launches_total', 'counter', pool.launches],
-          ['pdf_browser_memory_mb', 'gauge', Math.round(pool.browserMemoryMb())],
-          ['pdf_browser_memory_peak_mb', 'gauge', Math.round(pool.peakBrowserMb)],
-          ['process_resident_memory_bytes', 'gauge', process.memoryUsage().rss],
-        ]),
+      metrics: registry,
     });
     // SIGTERM: no new job is taken, the PDFs being rendered finish, then the browser, the endpoints and
     // the connections close.
     closeGracefully({ name: options.name, graceMs: 60_000, log: jsonLineLog(options.name) }, async () => {
       await worker.close();
       await pool.close();
+      await depthQueue.close();
       await new Promise((resolve) => server.close(resolve));
       await ds.destroy();
       await redis.quit();

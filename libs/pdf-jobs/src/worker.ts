@@ -39,6 +39,8 @@ export interface PdfWorkerOptions {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   log?: (level: 'info' | 'error', msg: string, detail?: Record<string, unknown>) => void;
+  /** Told how long each job try ran and how it ended (the worker process's duration histogram). */
+  onJobTry?: (outcome: 'completed' | 'cancelled' | 'failed', seconds: number) => void;
 }
 
 export interface PdfWorkerStats {
@@ -169,13 +171,21 @@ export function startPdfWorker(options: PdfWorkerOptions): {
     options.queueName,
     async (job: Job<PdfJobData>) => {
       const started = performance.now();
-      const row = await renderPdfJob(options, job.data.jobId, {
-        lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? PDF_JOB_ATTEMPTS),
-        progress: (percent) => job.updateProgress(percent),
-      });
+      const seconds = () => (performance.now() - started) / 1000;
+      let row: Awaited<ReturnType<typeof renderPdfJob>>;
+      try {
+        row = await renderPdfJob(options, job.data.jobId, {
+          lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? PDF_JOB_ATTEMPTS),
+          progress: (percent) => job.updateProgress(percent),
+        });
+      } catch (err) {
+        options.onJobTry?.('failed', seconds());
+        throw err;
+      }
       if (row?.state === 'cancelled') stats.cancelled++;
-      stats.seconds.push((performance.now() - started) / 1000);
+      stats.seconds.push(seconds());
       if (stats.seconds.length > 1000) stats.seconds.shift();
+      options.onJobTry?.(row?.state === 'cancelled' ? 'cancelled' : 'completed', seconds());
       return { state: row?.state ?? 'missing' };
     },
     {

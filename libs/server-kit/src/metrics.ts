@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,4 +74,107 @@ export async function startMetricsServer(registry: Registry, host: string, port:
     });
   });
   return server;
+}
+
+/**
+ * The registry of a process that is not a Fastify app (a worker): the process's own metrics (CPU, memory,
+ * event-loop lag, GC) with `service` on every series, as installMetrics gives a service.
+ */
+export function processRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** A pg Pool's counters (node-postgres keeps them as properties). */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+const isPool = (value: unknown): value is PoolCounts =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as PoolCounts).totalCount === 'number' &&
+  typeof (value as PoolCounts).idleCount === 'number' &&
+  typeof (value as PoolCounts).waitingCount === 'number';
+
+/**
+ * The pg Pool behind a database handle: a TypeORM DataSource keeps it as `driver.master`; a Pool itself is
+ * taken as it is. Found by shape, so server-kit needs neither TypeORM nor pg; null when there is none.
+ */
+export function pgPoolOf(handle: unknown): PoolCounts | null {
+  if (isPool(handle)) return handle;
+  const master = (handle as { driver?: { master?: unknown } } | null)?.driver?.master;
+  return isPool(master) ? master : null;
+}
+
+/**
+ * `db_pool_connections{state}`: the database pool's connections in use, idle, and the queries waiting for
+ * one, read when scraped. Waiting above zero for long means the pool (or the database) is the bottleneck.
+ */
+export function observeDatabasePool(registry: Registry, handle: unknown): void {
+  const pool = pgPoolOf(handle);
+  if (!pool) return;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections by state (in use, idle) and queries waiting for a connection',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+}
+
+/** What queue depth is read from: a BullMQ Queue (by shape: server-kit does not depend on BullMQ). */
+export interface CountedQueue {
+  name: string;
+  getJobCounts(...types: string[]): Promise<Record<string, number>>;
+}
+
+/** The job states whose counts `queue_jobs` reports. */
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed'] as const;
+
+/**
+ * `queue_jobs{queue,state}`: how many jobs each queue holds in each state, read from Redis when scraped —
+ * what a worker autoscaler (docker/k8s) scales on. A Redis that does not answer leaves the last values.
+ */
+export function observeQueues(registry: Registry, queues: readonly CountedQueue[]): void {
+  new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs in each queue by state (waiting, active, delayed, prioritized, failed, completed)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      await Promise.all(
+        queues.map(async (queue) => {
+          try {
+            const counts = await queue.getJobCounts(...QUEUE_STATES);
+            for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+          } catch {
+            // Redis away: the scrape still answers, with the counts last read.
+          }
+        }),
+      );
+    },
+  });
+}
+
+/**
+ * `job_duration_seconds{queue,outcome}`: how long each job try ran, by outcome (completed, failed,
+ * cancelled). Observe with `observe({ queue, outcome }, seconds)`.
+ */
+export function jobDurationHistogram(registry: Registry): Histogram<'queue' | 'outcome'> {
+  return new Histogram({
+    name: 'job_duration_seconds',
+    help: 'Time a job try ran in the worker, by queue and outcome',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [registry],
+  });
 }

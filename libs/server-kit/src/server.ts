@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { observeDatabasePool } from './metrics';
 import { createRedis } from './redis';
 import { closeGracefully } from './shutdown';
 
@@ -30,8 +31,9 @@ export interface ServiceParts<
 }
 
 /**
- * A service's main: opens its database pool and Redis, builds the app, closes both when the app closes,
- * listens (runServer); a failure to start is printed and ends the process with code 1.
+ * A service's main: opens its database pool and Redis, builds the app (its /metrics also report the pool's
+ * use), closes both when the app closes, listens (runServer); a failure to start is printed and ends the
+ * process with code 1.
  */
 export function startService<
   Config extends { serviceName: string; host: string; port: number; databaseUrl: string; redisUrl: string },
@@ -41,6 +43,8 @@ export function startService<
     const ds = await openDatabase(config.databaseUrl);
     const redis = createRedis(config.redisUrl, config.serviceName);
     const app = await buildApp(config, { ds, redis });
+    // Pool usage (in use, idle, waiting) beside the request durations on /metrics.
+    observeDatabasePool(app.metrics, ds);
     app.addHook('onClose', async () => {
       await ds.destroy();
       await redis.quit();

@@ -1,16 +1,18 @@
 import { createServer, type Server } from 'node:http';
+import type { Registry } from 'prom-client';
 
 /**
  * The small HTTP face of a worker process (no routes through the gateway): `/health` (the process is up),
- * `/ready` (its database and Redis answer: `ready()` resolves) and `/metrics` (Prometheus text from
- * `metrics()`), on the worker's own port from config/services.json.
+ * `/ready` (its database and Redis answer: `ready()` resolves) and `/metrics` (the Prometheus text of its
+ * registry: see processRegistry, observeQueues, jobDurationHistogram), on the worker's own port from
+ * config/services.json.
  */
 export function startWorkerEndpoints(options: {
   name: string;
   host: string;
   port: number;
   ready: () => Promise<unknown>;
-  metrics: () => string;
+  metrics: Registry;
 }): Server {
   const json = (status: number, body: string) => ({ status, type: 'application/json', body });
   const server = createServer(async (request, response) => {
@@ -25,7 +27,7 @@ export function startWorkerEndpoints(options: {
         answer = json(503, '{"status":"not ready"}');
       }
     } else if (path === '/metrics')
-      answer = { status: 200, type: 'text/plain; version=0.0.4', body: options.metrics() };
+      answer = { status: 200, type: options.metrics.contentType, body: await options.metrics.metrics() };
     response.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body);
   });
   server.listen(options.port, options.host);
@@ -33,9 +35,4 @@ export function startWorkerEndpoints(options: {
     `${JSON.stringify({ level: 'info', msg: `${options.name} listening on ${options.host}:${options.port}` })}\n`,
   );
   return server;
-}
-
-/** Prometheus text lines for counters and gauges: `[['name', 'counter', value], …]`. */
-export function prometheusText(samples: [name: string, type: 'counter' | 'gauge', value: number][]): string {
-  return `${samples.flatMap(([name, type, value]) => [`# TYPE ${name} ${type}`, `${name} ${value}`]).join('\n')}\n`;
 }

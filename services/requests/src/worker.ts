@@ -4,34 +4,48 @@ import {
   closeGracefully,
   createRedis,
   createStorage,
+  jobDurationHistogram,
   jsonLineLog,
-  prometheusText,
+  observeDatabasePool,
+  observeQueues,
+  processRegistry,
   startWorkerEndpoints,
 } from '@portal/server-kit';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
-import { CONSOLE_QUEUE, bullConnection } from './jobs/consoleJobs';
+import { CONSOLE_QUEUE, bullConnection, createConsoleQueue } from './jobs/consoleJobs';
 import { processConsoleJob } from './jobs/run';
 
 /**
  * The request console's worker (a process of its own, config/services.json `requests-worker`): runs the
  * xlsx exports and zips of the BullMQ queue 'request-console'. A job killed with its worker is taken up
  * again by another (BullMQ's stalled-job check: the lock expires), and reruns write the same file. A small
- * HTTP server answers /health, /ready and /metrics (Prometheus text) on PORT.
+ * HTTP server answers /health, /ready and /metrics on PORT: the queue's depth by state, each job try's
+ * duration by outcome, the database pool and the process's own metrics.
  */
 async function main() {
   const config = loadRequestsConfig();
   const ds = await openDatabase(config.databaseUrl);
   const redis = createRedis(config.redisUrl, 'requests-worker');
   const storage = createStorage({ driver: 'local', dir: config.storageDir });
-  const counts = { completed: 0, failed: 0, seconds: 0 };
+  const registry = processRegistry('requests-worker');
+  const depthQueue = createConsoleQueue(config.redisUrl, config.queuePrefix);
+  observeQueues(registry, [depthQueue]);
+  observeDatabasePool(registry, ds);
+  const durations = jobDurationHistogram(registry);
 
   const worker = new Worker(
     CONSOLE_QUEUE,
     async (job) => {
       const started = performance.now();
-      await processConsoleJob({ ds, storage, redis })(job);
-      counts.seconds += (performance.now() - started) / 1000;
+      const seconds = () => (performance.now() - started) / 1000;
+      try {
+        await processConsoleJob({ ds, storage, redis })(job);
+      } catch (err) {
+        durations.observe({ queue: CONSOLE_QUEUE, outcome: 'failed' }, seconds());
+        throw err;
+      }
+      durations.observe({ queue: CONSOLE_QUEUE, outcome: 'completed' }, seconds());
     },
     {
       connection: bullConnection(config.redisUrl),
@@ -44,9 +58,7 @@ async function main() {
       maxStalledCount: 2,
     },
   );
-  worker.on('completed', () => counts.completed++);
   worker.on('failed', (job, err) => {
-    counts.failed++;
     console.error(
       JSON.stringify({ level: 'error', msg: 'console job failed', jobId: job?.id, err: err.message }),
     );
@@ -57,12 +69,7 @@ async function main() {
     host: config.host,
     port: config.port,
     ready: () => Promise.all([ds.query('SELECT 1'), redis.ping()]),
-    metrics: () =>
-      prometheusText([
-        ['console_jobs_completed_total', 'counter', counts.completed],
-        ['console_jobs_failed_total', 'counter', counts.failed],
-        ['console_jobs_seconds_total', 'counter', Number(counts.seconds.toFixed(3))],
-      ]),
+    metrics: registry,
   });
 
   // SIGTERM: no new job is taken, running jobs finish (worker.close waits for them), then the endpoints and
@@ -71,6 +78,7 @@ async function main() {
     { name: 'requests-worker', graceMs: 60_000, log: jsonLineLog('requests-worker') },
     async () => {
       await worker.close();
+      await depthQueue.close();
       await new Promise((resolve) => server.close(resolve));
       await ds.destroy();
       await redis.quit();
