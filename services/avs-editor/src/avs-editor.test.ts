@@ -26,7 +26,7 @@ import {
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { generateGeodata } from '@portal/geo';
 import { createRedis, ensureKeyPair, findWorkspaceRoot } from '@portal/server-kit';
-import { signTestSessionFor } from '@portal/server-kit/testing';
+import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadAvsEditorConfig } from './config';
 import { openDatabase } from './database';
@@ -212,6 +212,12 @@ describe('who may use it', () => {
     const refused = await call(OPERATOR, 'GET', AVS_EDITOR_API.dequeueValidateParcel);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(ROUTE_TEXT.validators);
+  });
+});
+
+describe('paths with and without their trailing slash', () => {
+  it('answers every registered route both ways, and the gateway sends both forms to avs-editor', async () => {
+    expect(await trailingSlashProblems(app, { service: 'avs-editor' })).toEqual([]);
   });
 });
 
