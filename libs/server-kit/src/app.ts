@@ -13,6 +13,7 @@ import type { Registry } from 'prom-client';
 import type { BaseConfig } from './config';
 import { installErrorHandling } from './errors';
 import { installMetrics, registerMetricsRoute, startMetricsServer } from './metrics';
+import { isDraining } from './shutdown';
 
 /** A Fastify instance whose routes take their types from TypeBox schemas. Route modules accept this. */
 export type TypedFastify = FastifyInstance<
@@ -164,7 +165,7 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (stopping) reply.header('connection', 'close');
+    if (stopping || isDraining(app)) reply.header('connection', 'close');
     await drainBody(request.raw);
   });
   app.register(cookie);

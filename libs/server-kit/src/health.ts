@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { HealthAnswer } from '@portal/contracts';
+import { isDraining } from './shutdown';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
 /**
  * GET /health: the process answers (liveness). GET /ready: every dependency answers (readiness), 503
- * naming the failed ones otherwise, so an orchestrator or the start script knows when to route traffic.
+ * naming the failed ones otherwise, so an orchestrator or the start script knows when to route traffic;
+ * 503 too once the process is stopping (drainAndClose), so traffic goes elsewhere before it stops listening.
  */
 export function registerHealth(
   app: FastifyInstance,
@@ -20,6 +22,8 @@ export function registerHealth(
     '/ready',
     { schema: { response: { 200: HealthAnswer, 503: HealthAnswer } }, logLevel: 'warn' },
     async (_req, reply) => {
+      if (isDraining(app))
+        return reply.status(503).send({ status: 'degraded', service, checks: { process: 'stopping' } });
       const results: Record<string, string> = {};
       await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {

@@ -2,15 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { observeDatabasePool } from './metrics';
 import { createRedis } from './redis';
-import { closeGracefully } from './shutdown';
+import { closeGracefully, drainAndClose } from './shutdown';
 
 /**
- * Listens and shuts down gracefully (closeGracefully): on SIGTERM/SIGINT the server stops accepting
- * connections, answers the requests in flight and those still arriving on open connections (each answer
- * then closes its connection), and closes its pools through onClose hooks; 10 s at most.
+ * Listens and shuts down gracefully (closeGracefully, drainAndClose): on SIGTERM/SIGINT /ready answers 503
+ * and each answer closes its connection, the server stops accepting connections, answers the requests in
+ * flight and those still arriving on open connections, and closes its pools through onClose hooks; 10 s
+ * at most.
  */
 export async function runServer(app: FastifyInstance, host: string, port: number, name = 'service') {
-  const shutdown = closeGracefully({ name, graceMs: 10_000, log: app.log }, () => app.close());
+  const shutdown = closeGracefully({ name, graceMs: 10_000, log: app.log }, () => drainAndClose(app));
   try {
     await app.listen({ host, port });
   } catch (err) {

@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker } from 'bullmq';
 import { createServiceApp } from './app';
+import { registerHealth } from './health';
 import { loadBaseConfig } from './config';
 import { bullConnection } from './redis';
 import { runServer } from './server';
@@ -27,12 +28,18 @@ beforeEach(() => {
 });
 afterEach(() => {
   delete process.env.SHUTDOWN_GRACE_MS;
+  delete process.env.SHUTDOWN_READY_GRACE_MS;
   exit.mockRestore();
   for (const event of EVENTS)
     for (const listener of listenersOf(event))
       if (!listenersBefore.get(event)!.includes(listener))
         process.removeListener(event as NodeJS.Signals, listener);
 });
+
+async function waitFor(check: () => Promise<boolean>, ms = 5_000) {
+  for (const deadline = Date.now() + ms; !(await check()); await sleep(20))
+    if (Date.now() > deadline) throw new Error('timed out');
+}
 
 async function until(check: () => boolean, ms = 5_000) {
   for (const deadline = Date.now() + ms; !check(); await sleep(20))
@@ -45,23 +52,78 @@ const quietLog = (): ShutdownLog & { lines: string[] } => {
 };
 
 describe('stopping gracefully', () => {
-  it('a service answers the requests in flight and refuses new connections, then exits 0', async () => {
+  it('a service says it is stopping, then refuses new connections, answers those in flight, exits 0', async () => {
+    process.env.SHUTDOWN_READY_GRACE_MS = '300';
     const app = createServiceApp(config);
+    registerHealth(app, 'shutdown-test', {});
     app.get('/slow', async () => {
-      await sleep(400);
+      await sleep(800);
       return { done: true };
     });
     const shutdown = await runServer(app, '127.0.0.1', 0, 'shutdown-test');
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/slow`;
-    const inFlight = fetch(url);
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const inFlight = fetch(`${base}/slow`);
     await sleep(100);
     const stopping = shutdown.close(); // what SIGTERM runs
-    await sleep(50);
-    await expect(fetch(url)).rejects.toThrow(/fetch failed/);
+    // First /ready answers 503 (still listening: a load balancer reading it sends elsewhere), and each
+    // answer closes its connection.
+    const ready = await fetch(`${base}/ready`);
+    expect([ready.status, ready.headers.get('connection')]).toEqual([503, 'close']);
+    expect(await ready.json()).toEqual({
+      status: 'degraded',
+      service: 'shutdown-test',
+      checks: { process: 'stopping' },
+    });
+    // Then new connections are refused.
+    await waitFor(async () => {
+      try {
+        await fetch(`${base}/ready`);
+        return false;
+      } catch {
+        return true;
+      }
+    });
     const answer = await inFlight;
     expect([answer.status, await answer.json()]).toEqual([200, { done: true }]);
     // Its connection closes with it (kept alive, idle, it would hold the stop up).
     expect(answer.headers.get('connection')).toBe('close');
+    await stopping;
+    expect(exit).toHaveBeenCalledWith(0);
+  });
+
+  it('a kept-alive connection is not cut once the listener is closed: a request on it is answered', async () => {
+    process.env.SHUTDOWN_READY_GRACE_MS = '100';
+    const app = createServiceApp(config);
+    app.get('/quick', async () => ({ quick: true }));
+    const shutdown = await runServer(app, '127.0.0.1', 0, 'shutdown-test');
+    const port = (app.server.address() as AddressInfo).port;
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until(() => received.includes('{"quick":true}'));
+    const stopping = shutdown.close();
+    // The listener closes (a new connection is refused) while the idle kept-alive connection stays open …
+    await waitFor(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const probe = connect(port, '127.0.0.1');
+          probe.once('connect', () => {
+            probe.destroy();
+            resolve(false);
+          });
+          probe.once('error', () => resolve(true));
+        }),
+    );
+    expect(socket.destroyed).toBe(false);
+    // … so a request the gateway sends on it just then is answered, and the connection closes after it.
+    socket.write('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed;
+    const answers = received.split('HTTP/1.1 ').slice(1);
+    expect(answers.map((answer) => answer.slice(0, 3))).toEqual(['200', '200']);
+    expect(answers[1]).toMatch(/connection: close/i);
+    expect(answers[1]).toContain('{"quick":true}');
     await stopping;
     expect(exit).toHaveBeenCalledWith(0);
   });

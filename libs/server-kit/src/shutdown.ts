@@ -1,4 +1,8 @@
+import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { intFromEnv } from './config';
 
 /** How a process reports its shutdown: pino's `app.log` for services, a JSON line for workers. */
@@ -56,4 +60,64 @@ export function closeGracefully(options: ShutdownOptions, close: () => Promise<v
       log.info({ ms: Date.now() - started }, `${name}: stopped`);
     },
   );
+}
+
+/** The HTTP servers that are stopping (keyed by server: a Fastify app and its plugin scopes share one). */
+const drainingServers = new WeakSet<object>();
+
+/**
+ * Whether the app is stopping (drainAndClose began): /ready answers 503 and every answer carries
+ * `Connection: close` from then on.
+ */
+export const isDraining = (app: { server: object }): boolean => drainingServers.has(app.server);
+
+export interface DrainOptions {
+  /**
+   * How long it keeps taking new connections after the signal while /ready answers 503, so a load balancer
+   * that reads /ready stops sending first; cut short when no connection is open. `SHUTDOWN_READY_GRACE_MS`.
+   */
+  readyGraceMs: number;
+  /**
+   * How long it waits, no longer listening, for the open connections to close before closing the idle
+   * ones itself; each closes after its next answer, and the gateway closes its idle ones after
+   * GATEWAY_UPSTREAM_IDLE_MS (2 s), so this stays short. `SHUTDOWN_LINGER_MS`.
+   */
+  lingerMs: number;
+}
+
+const openConnections = (server: Server) =>
+  new Promise<number>((resolve) => server.getConnections((err, count) => resolve(err ? 0 : count)));
+
+async function whileConnectionsOpen(server: Server, ms: number): Promise<void> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(25))
+    if ((await openConnections(server)) === 0) return;
+}
+
+/**
+ * How a service's HTTP side stops, so that a restart under load fails no request, whatever its method:
+ *  1. draining: /ready answers 503 and every answer closes its connection (`Connection: close`), while it
+ *     still takes new connections for `readyGraceMs`;
+ *  2. it stops listening: a new connection is refused, and a refused connection carried nothing, so the
+ *     gateway sends the request to another instance (or, a GET, once more to this service once it is back);
+ *  3. it waits (`lingerMs` at most) for the connections still open to close: a request arriving on one is
+ *     answered as usual. Closing an idle kept-alive connection itself could cut a request the gateway is
+ *     sending on it just then, which nobody could safely send again;
+ *  4. app.close(): the requests in flight are answered, what is left idle is closed, the pools close.
+ */
+export async function drainAndClose(
+  app: FastifyInstance,
+  options: DrainOptions = {
+    readyGraceMs: intFromEnv(process.env, 'SHUTDOWN_READY_GRACE_MS', 1_000),
+    lingerMs: intFromEnv(process.env, 'SHUTDOWN_LINGER_MS', 5_000),
+  },
+): Promise<void> {
+  const server = app.server;
+  drainingServers.add(server);
+  if (server.listening) {
+    await whileConnectionsOpen(server, options.readyGraceMs);
+    // net.Server's close: no new connections; http.Server's would also close the idle ones at once.
+    NetServer.prototype.close.call(server);
+    await whileConnectionsOpen(server, options.lingerMs);
+  }
+  await app.close();
 }

@@ -261,6 +261,84 @@ describe('proxying by the route table', () => {
     await app.close();
   });
 
+  describe('a service of several instances (<NAME>_URL lists them, comma-separated)', () => {
+    /** A stand-in instance that names itself in each answer and counts the bodies it received. */
+    async function instance(name: string) {
+      const app = Fastify();
+      const bodies: unknown[] = [];
+      app.all('/*', async (request) => {
+        if (request.body !== undefined) bodies.push(request.body);
+        return { instance: name, method: request.method, body: request.body ?? null };
+      });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      return { app, bodies, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+    }
+
+    it('takes the instances in turn', async () => {
+      const [a, b] = [await instance('a'), await instance('b')];
+      const app = await gateway({ serviceUrls: { ...config.serviceUrls, identity: `${a.url},${b.url}/` } });
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) seen.push((await app.inject('/api/v1.0/loggedin')).json().instance);
+      expect(seen.sort()).toEqual(['a', 'a', 'a', 'b', 'b', 'b']);
+      await app.close();
+      await Promise.all([a.app.close(), b.app.close()]);
+    });
+
+    it('sends a POST whose connection was refused to the other instance, body and all, once', async () => {
+      const live = await instance('live');
+      const down = `http://127.0.0.1:${await closedPort()}`;
+      const app = await gateway({ serviceUrls: { ...config.serviceUrls, identity: `${down},${live.url}` } });
+      // Over a real socket: the body streams from the client's connection to the instance that takes it.
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const payload = { email: 'a@b.co.za', note: 'x'.repeat(200_000) };
+      for (let i = 0; i < 4; i++) {
+        const answer = await fetch(`${base}/api/v1.0/login`, {
+          method: 'POST',
+          body: JSON.stringify({ ...payload, i }),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toEqual({ instance: 'live', method: 'POST', body: { ...payload, i } });
+      }
+      // Each POST reached the live instance exactly once.
+      expect(live.bodies.map((body) => (body as { i: number }).i)).toEqual([0, 1, 2, 3]);
+      await app.close();
+      await live.app.close();
+    });
+
+    it('answers a JSON 502 naming the service when every instance refuses', async () => {
+      const downs = [await closedPort(), await closedPort()].map((port) => `http://127.0.0.1:${port}`);
+      const app = await gateway({
+        serviceUrls: { ...config.serviceUrls, identity: downs.join(',') },
+        retryDelayMs: 10,
+      });
+      for (const method of ['GET', 'POST'] as const) {
+        const answer = await app.inject({
+          method,
+          url: '/api/v1.0/login',
+          payload: method === 'POST' ? {} : undefined,
+        });
+        expect(answer.statusCode).toBe(502);
+        expect(answer.json()).toMatchObject({
+          statusCode: 502,
+          message: 'The identity service is not available right now. Please try again shortly.',
+        });
+      }
+      await app.close();
+    });
+
+    it('reports each instance in /ready', async () => {
+      const live = await instance('live');
+      const down = `http://127.0.0.1:${await closedPort()}`;
+      const app = await gateway({ serviceUrls: { ...config.serviceUrls, identity: `${live.url},${down}` } });
+      const checks = (await app.inject('/ready')).json().checks;
+      expect(checks['identity (info)']).toBe(`${live.url}: ok; ${down}: unavailable: ECONNREFUSED`);
+      await app.close();
+      await live.app.close();
+    });
+  });
+
   it('answers 504 naming the service when it does not answer in time', async () => {
     const slow = Fastify();
     slow.get('/api/v1.0/loggedin', async () => {

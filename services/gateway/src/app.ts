@@ -37,6 +37,8 @@ export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
     serviceUrls: config.serviceUrls,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     retryDelayMs: config.retryDelayMs,
+    upstreamDownMs: config.upstreamDownMs,
+    upstreamIdleMs: config.upstreamIdleMs,
   });
   app.register(async (scope) => {
     await registerShell(scope, config.shellDist);

@@ -1,6 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { findWorkspaceRoot, intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
 import { readServicesTable, type ServicesTable } from './services-table';
+import { parseUpstreams } from './upstreams';
 
 type Env = Record<string, string | undefined>;
 
@@ -18,12 +19,22 @@ export interface GatewayConfig extends BaseConfig {
   remotesFile: string;
   /** config/services.json: the services, their local ports and the path prefixes routed to each. */
   servicesTable: ServicesTable;
-  /** Base URL of each service, e.g. http://127.0.0.1:3001. */
+  /**
+   * Base URL of each service, e.g. http://127.0.0.1:3001; several instances of it separated by commas
+   * (`<NAME>_URL=http://10.0.0.5:3001,http://10.0.0.6:3001`), taken in turn, one that refuses skipped.
+   */
   serviceUrls: Record<ServiceName, string>;
   /** How long to wait for an upstream's answer headers before giving up with a 504. */
   upstreamTimeoutMs: number;
   /** The pause before a GET whose connection failed (refused, closed unanswered) is sent once more. */
   retryDelayMs: number;
+  /** How long an instance that refused a connection is left out of its service's turn. */
+  upstreamDownMs: number;
+  /**
+   * How long a kept-alive connection to a service stays idle before the gateway closes it; shorter than a
+   * stopping service's wait for its connections (SHUTDOWN_LINGER_MS), so a restart never cuts one in use.
+   */
+  upstreamIdleMs: number;
   /**
    * Whether a proxy in front of the gateway (TLS terminator, load balancer) sets X-Forwarded-*.
    * Off by default: the gateway is the edge, so a client's own X-Forwarded-For must not be believed.
@@ -44,7 +55,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
   const serviceUrls = Object.fromEntries(
     servicesTable.services.map(({ name, port }) => [
       name,
-      (env[serviceUrlSetting(name)] || `http://127.0.0.1:${port}`).replace(/\/$/, ''),
+      parseUpstreams(env[serviceUrlSetting(name)] || `http://127.0.0.1:${port}`).join(','),
     ]),
   );
   return {
@@ -59,6 +70,8 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     serviceUrls,
     upstreamTimeoutMs: intFromEnv(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 60_000),
     retryDelayMs: intFromEnv(env, 'GATEWAY_RETRY_DELAY_MS', 250),
+    upstreamDownMs: intFromEnv(env, 'GATEWAY_UPSTREAM_DOWN_MS', 1_000),
+    upstreamIdleMs: intFromEnv(env, 'GATEWAY_UPSTREAM_IDLE_MS', 2_000),
     trustProxy: ['1', 'true', 'yes', 'on'].includes((env.GATEWAY_TRUST_PROXY ?? '').toLowerCase()),
     cspExtraOrigins: (env.GATEWAY_CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
   };

@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HealthAnswer } from '@portal/contracts';
+import { isDraining } from '@portal/server-kit';
 import type { GatewayConfig, ServiceName } from './config';
 import type { Route } from './route-table';
+import { parseUpstreams } from './upstreams';
 
 const UPSTREAM_CHECK_TIMEOUT_MS = 1_500;
 
@@ -41,12 +43,23 @@ export function registerHealth(
     '/ready',
     { schema: { response: { 200: HealthAnswer, 503: HealthAnswer } }, logLevel: 'warn' },
     async (_request, reply) => {
+      // Stopping (server-kit's drainAndClose): a load balancer in front sends elsewhere.
+      if (isDraining(app))
+        return reply
+          .status(503)
+          .send({ status: 'degraded', service: 'gateway', checks: { process: 'stopping' } });
       const shellBuilt = existsSync(shellIndex);
       const checks: Record<string, string> = {
         shell: shellBuilt ? 'ok' : `missing: ${shellIndex} (build the shell)`,
       };
+      // Each instance of a service (its setting may list several), 'ok' when all are.
       const upstreams = await Promise.all(
-        services.map((service) => upstreamHealth(config.serviceUrls[service])),
+        services.map(async (service) => {
+          const urls = parseUpstreams(config.serviceUrls[service]);
+          const answers = await Promise.all(urls.map(upstreamHealth));
+          if (urls.length === 1 || answers.every((answer) => answer === 'ok')) return answers[0];
+          return urls.map((url, i) => `${url}: ${answers[i]}`).join('; ');
+        }),
       );
       services.forEach((service, i) => {
         checks[`${service} (info)`] = upstreams[i];

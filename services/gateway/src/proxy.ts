@@ -1,27 +1,52 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { errorAnswer } from '@portal/server-kit';
 import type { GatewayConfig } from './config';
 import { matchRoute, proxyMountPaths, type Route } from './route-table';
+import { LazyBody, parseUpstreams, UpstreamPool } from './upstreams';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The route-table entry this request is proxied by (set before the proxy handler runs). */
     proxyRoute: Route | null;
+    /** The instances of its service this request was sent to, in order (several after a failover). */
+    upstreamsTried: string[] | null;
+    /** Whether it was sent once more after a failed connection (idempotent calls, once). */
+    upstreamRetried: boolean;
   }
 }
 
 export interface ProxyOptions {
   routes: readonly Route[];
+  /** Each service's base URL, or its instances' separated by commas (round robin, see UpstreamPool). */
   serviceUrls: GatewayConfig['serviceUrls'];
   upstreamTimeoutMs: number;
   /** The pause before an idempotent request is sent once more after a failed connection. */
   retryDelayMs: number;
+  /** How long an instance that refused a connection is left out of its service's turn. */
+  upstreamDownMs?: number;
+  /**
+   * How long a kept-alive connection to a service may stay idle before the gateway closes it. A service
+   * that stops waits for its connections to close (see server-kit's runServer): this keeps that wait short.
+   */
+  upstreamIdleMs?: number;
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * What reply-from's retry callback really gets (its type declarations say a FastifyRequest): the request
+ * it is about to send again, whose URL and body may be replaced for the next attempt.
+ */
+interface OutgoingRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string | string[] | undefined>;
+  body?: unknown;
+}
 
 /**
  * The forwarding headers a service sees. They replace whatever the client sent: the gateway's own view
@@ -45,6 +70,12 @@ const RETRIED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the request went out (undici's 'other side closed'). A GET sent again then reaches the new process.
  */
 const RETRIED_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
+
+/**
+ * A refused connection: nothing was sent, so any request (a POST too) may go to another instance of the
+ * service instead.
+ */
+const REFUSED = 'ECONNREFUSED';
 
 /** The error reply-from reports, or the undici/system error it wraps. */
 const codesOf = (error: unknown): string[] => {
@@ -84,6 +115,17 @@ function noAnswer(reply: FastifyReply, error: unknown): void {
 async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise<void> {
   const { routes, serviceUrls } = options;
   app.decorateRequest('proxyRoute', null);
+  app.decorateRequest('upstreamsTried', null);
+  app.decorateRequest('upstreamRetried', false);
+  const pools = new Map(
+    Object.entries(serviceUrls).map(([service, setting]) => [
+      service,
+      new UpstreamPool(parseUpstreams(setting), options.upstreamDownMs ?? 1_000),
+    ]),
+  );
+  // reply-from's retry callback sees the outgoing request only: its headers object (made by
+  // rewriteRequestHeaders, once per request) leads back to the client's request.
+  const requestOf = new WeakMap<object, FastifyRequest>();
 
   // The plugin reads rewriteRequestHeaders from wsClientOptions at run time (its index.js), but its
   // type declarations leave the option out: widen the declared type rather than cast the call away.
@@ -106,6 +148,8 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
       connectTimeout: CONNECT_TIMEOUT_MS,
       headersTimeout: options.upstreamTimeoutMs,
       bodyTimeout: options.upstreamTimeoutMs,
+      keepAliveTimeout: options.upstreamIdleMs ?? 2_000,
+      keepAliveMaxTimeout: options.upstreamIdleMs ?? 2_000,
     },
     preHandler(request, reply, done) {
       const route = matchRoute(routes, request.url);
@@ -120,28 +164,70 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
         return;
       }
       request.proxyRoute = route;
+      // A body is read only once a connection takes it, so a refused one can go to another instance.
+      if (request.body instanceof Readable) request.body = new LazyBody(request.body);
       // Metrics by the table's entry (the router's pattern is '/api/*' for every proxied call).
       request.metricsRoute = route.prefix;
       done();
     },
     replyOptions: {
       // The preHandler has set the route: requests without one never reach the proxy.
-      getUpstream: (request) => serviceUrls[request.proxyRoute!.service],
-      rewriteRequestHeaders: (request, headers) => ({
-        ...headers,
-        ...forwardedHeaders(request as FastifyRequest),
-      }),
+      getUpstream: (request) => {
+        const url = pools.get(request.proxyRoute!.service)!.pick()!;
+        request.upstreamsTried = [url];
+        return url;
+      },
+      rewriteRequestHeaders: (request, headers) => {
+        const rewritten = { ...headers, ...forwardedHeaders(request as FastifyRequest) };
+        requestOf.set(rewritten, request as FastifyRequest);
+        return rewritten;
+      },
       onError: (reply, { error }) => noAnswer(reply as FastifyReply, error),
-      // Once, for idempotent calls whose connection failed before the service saw them (a rolling restart).
-      // Anything else, 503s included, is the service's answer and is passed on (reply-from's default
-      // would retry GETs answered 503 up to ten times).
-      retryDelay: ({ err, req, attempt }) =>
-        attempt === 0 &&
-        RETRIED_METHODS.has(req.method ?? '') &&
-        !req.headers['content-length'] &&
-        codesOf(err).some((code) => RETRIED_ERRORS.has(code))
-          ? options.retryDelayMs
-          : null,
+      // An answer, 503s included, is the service's and is passed on (reply-from's default would retry GETs
+      // answered 503 up to ten times). A failed connection is sent again:
+      //  - refused (nothing was sent): at once to another instance of the service, any method, each
+      //    instance once;
+      //  - refused by every instance, or closed before any answer (a kept-alive connection the service
+      //    closed as the request went out): idempotent requests without a body once more after
+      //    retryDelayMs (a rolling restart of a single instance), to the next instance in turn.
+      retryDelay: ({ err, req: declared }) => {
+        const req = declared as unknown as OutgoingRequest;
+        const request = requestOf.get(req.headers);
+        if (!err || !request?.upstreamsTried) return null;
+        const codes = codesOf(err);
+        const pool = pools.get(request.proxyRoute!.service)!;
+        const tried = request.upstreamsTried;
+        const resend = (url: string, delay: number) => {
+          const body = req.body;
+          if (body instanceof LazyBody) {
+            if (body.started) return null;
+            req.body = new LazyBody(body.source);
+          }
+          tried.push(url);
+          // The same path and query on the other instance (reply-from may share the URL it built: a new one).
+          const next = new URL(req.url.href);
+          const { protocol, host } = new URL(url);
+          Object.assign(next, { protocol, host });
+          req.url = next;
+          return delay;
+        };
+        if (codes.includes(REFUSED)) {
+          pool.markDown(tried.at(-1)!);
+          const other = pool.pick(new Set(tried));
+          // reply-from takes 0 as "no retry": 1 ms is "at once".
+          if (other) return resend(other, 1);
+        }
+        if (
+          !request.upstreamRetried &&
+          RETRIED_METHODS.has(req.method ?? '') &&
+          !req.headers['content-length'] &&
+          codes.some((code) => RETRIED_ERRORS.has(code))
+        ) {
+          request.upstreamRetried = true;
+          return resend(pool.pick() ?? tried[0], options.retryDelayMs);
+        }
+        return null;
+      },
     },
     wsClientOptions,
   };
