@@ -93,10 +93,14 @@ export async function freePortsForAll() {
  * @param {string} [options.publicUrl]    the portal's URL as browsers see it (links in mails)
  * @param {string} [options.remotesFile]  what /remotes.json lists
  * @param {Record<string, string>} [options.env] extra settings for every process
+ * @param {Record<string, number>} [options.instances]  how many instances of a service to run (default 1):
+ *   the extra ones are `<name>#2`, `<name>#3`… on the ports `ports['<name>#2']`… (see freePortsForInstances),
+ *   and the gateway's `<NAME>_URL` lists them all, comma-separated (it takes them in turn)
  * @returns {ProcessSpec[]}
  */
 export function portalProcesses({
   ports = {},
+  instances = {},
   only,
   databaseUrl: database = databaseUrl(),
   varDir: runtimeDir = varDir(),
@@ -119,19 +123,34 @@ export function portalProcesses({
     PUBLIC_URL: publicUrl ?? `http://localhost:${portOf(gateway)}`,
     ...env,
   };
+  /** The service's processes: itself, then its extra instances `<name>#2`… */
+  const instancesOf = (service) =>
+    Array.from({ length: Math.max(1, instances[service.name] ?? 1) }, (_, i) => {
+      if (i === 0) return { name: service.name, port: portOf(service) };
+      const name = `${service.name}#${i + 1}`;
+      if (!ports[name]) throw new Error(`No port for ${name}: pass ports['${name}'] (freePortsForInstances).`);
+      return { name, port: ports[name] };
+    });
   const serviceUrls = Object.fromEntries(
     services
       .filter((service) => service.routes?.length)
-      .map((service) => [`${settingName(service.name)}_URL`, `http://127.0.0.1:${portOf(service)}`]),
+      .map((service) => [
+        `${settingName(service.name)}_URL`,
+        instancesOf(service)
+          .map(({ port }) => `http://127.0.0.1:${port}`)
+          .join(','),
+      ]),
   );
   const table = [
-    ...services.map((service) => ({
-      name: service.name,
-      entry: service.entry,
-      port: portOf(service),
-      // /metrics on their own port (internal: the gateway routes no /metrics), whatever this shell says.
-      env: { ...shared, PORT: String(portOf(service)), METRICS_PORT: '' },
-    })),
+    ...services.flatMap((service) =>
+      instancesOf(service).map(({ name, port }) => ({
+        name,
+        entry: service.entry,
+        port,
+        // /metrics on their own port (internal: the gateway routes no /metrics), whatever this shell says.
+        env: { ...shared, PORT: String(port), METRICS_PORT: '' },
+      })),
+    ),
     {
       name: gateway.name,
       entry: gateway.entry,
@@ -145,7 +164,30 @@ export function portalProcesses({
       },
     },
   ];
-  return only ? table.filter(({ name }) => only.includes(name)) : table;
+  return only ? table.filter(({ name }) => only.includes(name.split('#')[0])) : table;
+}
+
+/**
+ * Free ports for the extra instances of portalProcesses' `instances` option: `{ 'identity#2': 41234, … }`,
+ * distinct from each other and from `taken` (the ports of freePortsForAll).
+ * @param {Record<string, number>} instances
+ * @param {Record<string, number>} [taken]
+ * @returns {Promise<Record<string, number>>}
+ */
+export async function freePortsForInstances(instances, taken = {}) {
+  const used = new Set(Object.values(taken));
+  /** @type {Record<string, number>} */
+  const ports = {};
+  for (const [name, count] of Object.entries(instances)) {
+    for (let i = 2; i <= count; i++) {
+      let port;
+      do port = await findFreePort();
+      while (used.has(port));
+      used.add(port);
+      ports[`${name}#${i}`] = port;
+    }
+  }
+  return ports;
 }
 
 /** A port nothing listens on right now (the OS picks it). */
