@@ -128,7 +128,8 @@ export function portalProcesses({
     Array.from({ length: Math.max(1, instances[service.name] ?? 1) }, (_, i) => {
       if (i === 0) return { name: service.name, port: portOf(service) };
       const name = `${service.name}#${i + 1}`;
-      if (!ports[name]) throw new Error(`No port for ${name}: pass ports['${name}'] (freePortsForInstances).`);
+      if (!ports[name])
+        throw new Error(`No port for ${name}: pass ports['${name}'] (freePortsForInstances).`);
       return { name, port: ports[name] };
     });
   const serviceUrls = Object.fromEntries(
