@@ -182,13 +182,9 @@ export async function openAuditPortal(): Promise<AuditPortal> {
     }
 
     const users = db.dataSource.getRepository(UserEntity);
-    const cookies = new Map<AuditRole, string>();
-    const roles = new Map<AuditRole, string[]>();
-    for (const [role, email] of Object.entries(ACCOUNTS) as [AuditRole, string][]) {
-      const user = await users.findOneByOrFail({ email });
-      cookies.set(role, sessionCookieHeader(signTestSessionFor(privateKeyFile, user, 6 * 3600)));
-      roles.set(role, rolesOfFlags(user));
-    }
+    const accounts = new Map<AuditRole, UserEntity>();
+    for (const [role, email] of Object.entries(ACCOUNTS) as [AuditRole, string][])
+      accounts.set(role, await users.findOneByOrFail({ email }));
 
     const quoted = (table: string) =>
       table
@@ -204,8 +200,16 @@ export async function openAuditPortal(): Promise<AuditPortal> {
         routes: app.registeredRoutes.filter((route) => route.method !== 'HEAD'),
         tables: [...new Set(SCHEMAS[name].flatMap((schema) => tablesOf.get(schema) ?? []))],
       })),
-      cookie: (role) => cookies.get(role),
-      rolesOf: (role) => (role === 'anonymous' ? null : [...(roles.get(role) ?? [])]),
+      // Signed afresh on every call: a logout (GET /api/v1.0/logout revokes the user's sessions issued
+      // before it) or another revocation by an earlier call does not end the later calls' sessions.
+      cookie: (role) => {
+        const user = accounts.get(role);
+        return user && sessionCookieHeader(signTestSessionFor(privateKeyFile, user));
+      },
+      rolesOf: (role) => {
+        const user = accounts.get(role);
+        return user ? rolesOfFlags(user) : null;
+      },
       rowCount: async (tables) => {
         if (tables.length === 0) return 0;
         const sql = `SELECT (${tables.map((table) => `(SELECT count(*) FROM ${quoted(table)})`).join(' + ')})::bigint AS n`;

@@ -6,3 +6,4 @@ export * from './requestWorkflow';
 export * from './iris';
 export * from './reportBuilder';
 export * from './avsEditor';
+export * from './routeAccess';

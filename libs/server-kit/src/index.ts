@@ -15,3 +15,4 @@ export * from './caller';
 export * from './worker-endpoints';
 export * from './service-app';
 export * from './services-table';
+export * from './route-access';

@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import { createServiceApp } from './app';
+import { createServiceApp, type ServiceAppOptions } from './app';
 import { authPlugin } from './auth';
 import type { BaseConfig } from './config';
 import { registerHealth } from './health';
@@ -15,8 +15,9 @@ export async function createSessionServiceApp(
   config: BaseConfig,
   deps: { ds: { query(sql: string): Promise<unknown> }; redis: Redis },
   overrides: FastifyServerOptions = {},
+  options: ServiceAppOptions = {},
 ) {
-  const app = createServiceApp(config, overrides);
+  const app = createServiceApp(config, overrides, options);
   await app.register(authPlugin, {
     publicKey: readKey(config.jwtPublicKeyFile, 'JWT public key'),
     redis: deps.redis,

@@ -11,8 +11,9 @@ export interface AvsEditorDeps {
 
 /** The address editor service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: AvsEditorConfig, deps: AvsEditorDeps) {
-  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
-  const app = await createSessionServiceApp(config, deps);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
+  // gated by the route table (libs/domain/src/routeAccess.ts).
+  const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   await app.register(async (scope) => {
     await editorRoutes(typed(scope), ctx);

@@ -24,7 +24,7 @@ export interface IdentityDeps {
 
 /** The identity service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: IdentityConfig, deps: IdentityDeps) {
-  const app = createServiceApp(config);
+  const app = createServiceApp(config, {}, { routeAccess: config.serviceName });
   const mailer =
     deps.mailer ??
     (config.smtpUrl

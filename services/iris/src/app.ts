@@ -13,8 +13,9 @@ export interface IrisDeps {
 
 /** The IRiS service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: IrisConfig, deps: IrisDeps) {
-  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
-  const app = await createSessionServiceApp(config, deps);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
+  // gated by the route table (libs/domain/src/routeAccess.ts).
+  const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   // The PDFs are queued here and rendered by src/worker.ts (another process, one browser each).
   const queue = createPdfQueue(PORTAL_QUEUES.irisPdf, {

@@ -28,7 +28,7 @@ const BODY_LIMIT = 4 * 1024 * 1024;
 
 /** The report builder as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: ReportBuilderConfig, deps: ReportBuilderDeps) {
-  const app = createServiceApp(config, { bodyLimit: BODY_LIMIT });
+  const app = createServiceApp(config, { bodyLimit: BODY_LIMIT }, { routeAccess: config.serviceName });
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   // Verifies sessions only: identity alone holds the private key.
   await app.register(authPlugin, {

@@ -15,8 +15,9 @@ export interface RequestsDeps {
 
 /** The requests service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
-  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
-  const app = await createSessionServiceApp(config, deps);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
+  // gated by the route table (libs/domain/src/routeAccess.ts).
+  const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   await app.register(async (scope) => {
     await requestRoutes(typed(scope), ctx);

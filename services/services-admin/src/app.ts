@@ -17,8 +17,9 @@ export interface ServicesAdminDeps {
 
 /** The services-admin service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminDeps) {
-  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis.
-  const app = await createSessionServiceApp(config, deps);
+  // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
+  // gated by the route table (libs/domain/src/routeAccess.ts).
+  const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   // Lists of the users grid still being read in the background finish before the pool closes.
   app.addHook('onClose', () => settleKeptLists(deps.ds));
