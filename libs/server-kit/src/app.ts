@@ -14,6 +14,7 @@ import type { BaseConfig } from './config';
 import { installErrorHandling } from './errors';
 import { installMetrics, registerMetricsRoute, startMetricsServer } from './metrics';
 import { isDraining } from './shutdown';
+import { routeGate } from './route-access';
 
 /** A Fastify instance whose routes take their types from TypeBox schemas. Route modules accept this. */
 export type TypedFastify = FastifyInstance<
@@ -107,12 +108,27 @@ export async function drainBody(raw: IncomingMessage, limits = DRAIN_LIMITS): Pr
   ac.abort();
 }
 
+/** What the portal's ground adds beyond Fastify's options. */
+export interface ServiceAppOptions {
+  /**
+   * The service's name in the route table (libs/domain/src/routeAccess.ts; pass config.serviceName): every
+   * route gets its role gate from the table (401/403 before anything is read), and a route the table does
+   * not know stops the app from starting. Unset (tests' throwaway apps, the gateway), nothing is gated.
+   */
+  routeAccess?: string;
+}
+
 /**
  * A Fastify instance with the portal's common ground: request ids (taken from the gateway's
  * x-request-id or made here, echoed back), pino logs, cookies, the one error shape, AJV set to report
- * every problem with a request at once, and Prometheus metrics (/metrics, or METRICS_PORT).
+ * every problem with a request at once, Prometheus metrics (/metrics, or METRICS_PORT), and with
+ * `options.routeAccess` the role gate of the route table.
  */
-export function createServiceApp(config: BaseConfig, overrides: FastifyServerOptions = {}) {
+export function createServiceApp(
+  config: BaseConfig,
+  overrides: FastifyServerOptions = {},
+  options: ServiceAppOptions = {},
+) {
   const app = Fastify({
     logger: loggerOptions(config),
     // The id the gateway gave the request (x-request-id), so one id follows it through every log; the
@@ -140,10 +156,12 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
   // '/a' and '/a/' are one route: code that still registers both spellings (as services did before) would
   // be refused as a duplicate, so the second spelling is dropped here (registered for no method) instead.
   const ignoringSlash = overrides.routerOptions?.ignoreTrailingSlash ?? true;
+  const gate = options.routeAccess === undefined ? undefined : routeGate(options.routeAccess);
   app.addHook('onRoute', (route) => {
     // Without ignoreTrailingSlash (the gateway: its proxy's websocket tunnel is a route of its own under the
     // same prefix) both spellings are routes of their own, and nothing is dropped.
     if (!ignoringSlash) {
+      gate?.onRoute(route, [route.method].flat());
       for (const method of [route.method].flat())
         routes.push({ method, url: route.url, schema: route.schema });
       return;
@@ -152,6 +170,7 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
     const methods = [route.method].flat();
     const kept = methods.filter((method) => !spellings.has(`${method} ${path}`));
     if (kept.length < methods.length) route.method = kept;
+    gate?.onRoute(route, kept);
     for (const method of kept) {
       spellings.add(`${method} ${path}`);
       routes.push({ method, url: route.url, schema: route.schema });
@@ -169,6 +188,8 @@ export function createServiceApp(config: BaseConfig, overrides: FastifyServerOpt
     await drainBody(request.raw);
   });
   app.register(cookie);
+  // The role gate's hook comes right after the cookie parser's: before any other hook reads the request.
+  if (gate) app.register(gate.plugin);
   installErrorHandling(app);
   const metrics = installMetrics(app, config.serviceName);
   app.decorate('metrics', metrics);
