@@ -4,32 +4,15 @@ import type {
   DisplayDataAnswer,
   EditorAddress,
   EditorPoi,
-  SessionUser,
 } from '@portal/contracts';
+import { operatorUser as demoOperator, plainUser as demoUser } from '@portal/web-kit/testing';
 
 // The fetch answers are web-kit's; the users and the editor's data here are this remote's.
 export { json, errorAnswer, answerFetch, callsTo, meAnswer } from '@portal/web-kit/testing';
 
-export const operatorUser = {
-  _id: 'u2',
-  name: 'Pieter van der Merwe',
-  email: 'operator@portal.test',
-  isAdmin: false,
-  saviOperator: true,
-  saviQC: false,
-  groupID: 'g-ops',
-  groupName: 'Portal Operations',
-  roles: ['authenticated', 'saviOperator'],
-  services: ['avs', 'savi'],
-} as SessionUser;
-export const plainUser = {
-  ...operatorUser,
-  _id: 'u6',
-  name: 'Johan Botha',
-  email: 'user@portal.test',
-  saviOperator: false,
-  roles: ['authenticated'],
-} as SessionUser;
+/** The demo operator and user, with the address service (avs) among their services. */
+export const operatorUser = { ...demoOperator, services: ['avs', 'savi'] };
+export const plainUser = { ...demoUser, services: ['avs', 'savi'] };
 
 export const POINT = { lat: -33.932112, lng: 18.860245 };
 

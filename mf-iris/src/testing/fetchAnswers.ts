@@ -1,17 +1,9 @@
-import { API, type IrisReport, type SessionUser } from '@portal/contracts';
+import { API, type IrisReport } from '@portal/contracts';
 import { json } from '@portal/web-kit/testing';
 
-// The fetch answers are web-kit's; the users, services and reports here are this remote's.
+// The fetch answers and the demo user are web-kit's; the services and reports here are this remote's.
 export { json, text, errorAnswer, answerFetch, callsTo, meAnswer } from '@portal/web-kit/testing';
-
-export const irisUser = {
-  _id: 'u6',
-  name: 'Johan Botha',
-  email: 'user@portal.test',
-  groupID: 'g-kmi',
-  groupName: 'Karoo Mutual Insurance',
-  roles: ['authenticated'],
-} as SessionUser;
+export { plainUser as irisUser } from '@portal/web-kit/testing';
 
 const service = (identifier: string, active = true) => ({
   _id: `s-${identifier}`,

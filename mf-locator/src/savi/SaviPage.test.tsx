@@ -1,22 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { API, AVS_API, IMAGERY_API, REQUEST_API, type SessionUser } from '@portal/contracts';
+import { API, AVS_API, IMAGERY_API, REQUEST_API } from '@portal/contracts';
+import { sessionUser } from '@portal/web-kit/testing';
 import { answerFetch, callsTo, json } from '../testing/fetchAnswers';
 import { renderRemote } from '../testing/renderRemote';
 
-const user = {
-  _id: 'u1',
-  name: 'Johan Botha',
-  email: 'user@portal.test',
-  authenticated: true,
-  groupID: 'g1',
-  groupName: 'Karoo Mutual Insurance',
-  includeIds: false,
-  includeAll: false,
-  avsServiceUrl: '',
-  claimsUser: false,
-  roles: ['authenticated'],
-  services: ['savi'],
-} as unknown as SessionUser;
+/** The demo user, with SAVi as the one service. */
+const user = sessionUser({ services: ['savi'] });
 
 const item = {
   id: '42',

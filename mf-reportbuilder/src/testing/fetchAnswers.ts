@@ -6,7 +6,6 @@ import {
   type RateRow,
   type ReportDetails,
   type SectionsAnswer,
-  type SessionUser,
   type SumInsuredCheck,
 } from '@portal/contracts';
 import type {
@@ -20,28 +19,19 @@ import type {
 } from '@portal/domain';
 import { errorAnswer, json, type Answer } from '@portal/web-kit/testing';
 
-export { json, errorAnswer, answerFetch, callsTo, meAnswer } from '@portal/web-kit/testing';
+// The fetch answers and the demo session users are web-kit's.
+export {
+  json,
+  errorAnswer,
+  answerFetch,
+  callsTo,
+  meAnswer,
+  operatorUser,
+  plainUser,
+} from '@portal/web-kit/testing';
 
 export const REQUEST_ID = '11111111-1111-4111-8111-111111111111';
 export const GROUP_ID = 'g-karoo';
-
-export const operatorUser = {
-  _id: 'u2',
-  name: 'Pieter van der Merwe',
-  email: 'operator@portal.test',
-  isAdmin: false,
-  saviOperator: true,
-  saviQC: false,
-  groupID: 'g-ops',
-  groupName: 'Portal Operations',
-  roles: ['authenticated', 'saviOperator'],
-} as SessionUser;
-export const plainUser = {
-  ...operatorUser,
-  _id: 'u6',
-  saviOperator: false,
-  roles: ['authenticated'],
-} as SessionUser;
 
 // The builders of libs/domain/src/reportBuilder.test.ts, for its worked reports.
 export const marker = (number: number): ReportMarker => ({

@@ -1,33 +1,16 @@
-import { type RequestRow, type SessionUser } from '@portal/contracts';
+import { type RequestRow } from '@portal/contracts';
 
-// The fetch answers are web-kit's; the users and rows here are this remote's.
-export { json, errorAnswer, answerFetch, callsTo, meAnswer } from '@portal/web-kit/testing';
-
-export const operatorUser = {
-  _id: 'u2',
-  name: 'Pieter van der Merwe',
-  email: 'operator@portal.test',
-  isAdmin: false,
-  saviOperator: true,
-  saviQC: false,
-  groupID: 'g-ops',
-  groupName: 'Portal Operations',
-  roles: ['authenticated', 'saviOperator'],
-} as SessionUser;
-export const qcUser = {
-  ...operatorUser,
-  _id: 'u3',
-  name: 'Ayesha Patel',
-  saviQC: true,
-  roles: [...operatorUser.roles, 'saviQC'],
-} as SessionUser;
-export const plainUser = {
-  ...operatorUser,
-  _id: 'u6',
-  name: 'Johan Botha',
-  saviOperator: false,
-  roles: ['authenticated'],
-} as SessionUser;
+// The fetch answers and the demo session users are web-kit's; the rows here are this remote's.
+export {
+  json,
+  errorAnswer,
+  answerFetch,
+  callsTo,
+  meAnswer,
+  operatorUser,
+  qcUser,
+  plainUser,
+} from '@portal/web-kit/testing';
 
 /** A grid row as the pager answers it. */
 export const requestRow = (overrides: Partial<RequestRow> = {}): RequestRow => ({

@@ -1,13 +1,2 @@
-import { type SessionUser } from '@portal/contracts';
-
-// The fetch answers are web-kit's; the users here are this remote's.
-export { json, errorAnswer, answerFetch, callsTo, meAnswer } from '@portal/web-kit/testing';
-
-export const adminUser = {
-  _id: 'u1',
-  name: 'Thandiwe Nkosi',
-  email: 'admin@portal.test',
-  groupID: 'g-ops',
-  groupName: 'Portal Operations',
-  roles: ['authenticated', 'admin'],
-} as SessionUser;
+// The fetch answers and the demo session users are web-kit's.
+export { json, errorAnswer, answerFetch, callsTo, meAnswer, adminUser } from '@portal/web-kit/testing';

@@ -1,3 +1,4 @@
 export * from './fetchAnswers';
 export { installJsdomMapSupport } from '../map/testing/jsdomMapSupport';
 export { renderRemoteRoutes } from './renderRemoteRoutes';
+export * from './sessionUsers';

@@ -1,17 +1,9 @@
 import { API, type Service, type SessionUser } from '@portal/contracts';
 import { json, type Answer } from '@portal/web-kit/testing';
 
-// The fetch answers are web-kit's; the session and services here are the locator screens'.
+// The fetch answers and the demo user are web-kit's; the services here are the locator screens'.
 export { json, text, errorAnswer, answerFetch, callsTo, type Answer } from '@portal/web-kit/testing';
-
-export const plainUser = {
-  _id: 'u-user',
-  name: 'Johan Botha',
-  email: 'user@portal.test',
-  groupID: 'g-kmi',
-  groupName: 'Khumalo Mutual Insurance',
-  roles: ['authenticated'],
-} as SessionUser;
+export { plainUser } from '@portal/web-kit/testing';
 
 export const service = (identifier: string, active = true): Service => ({
   _id: `s-${identifier}`,
