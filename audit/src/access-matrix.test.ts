@@ -13,7 +13,8 @@ import { AUDIT_ROLES, openAuditPortal, type AuditPortal, type AuditRole } from '
  * concrete path and no body. The answer must be exactly what the route table (libs/domain/src/routeAccess.ts)
  * says: 401 for anonymous on a guarded route, 403 for a role the table does not allow, and neither for an
  * allowed role — unless the entry names a finer rule (`service`, `rowLevel`, `finer`), when a 403 is
- * accepted only with a message other than the gate's own.
+ * accepted only with a message other than the gate's own. A refused role's 403 says the entry's `refusal`
+ * words (or the default).
  */
 
 jest.setTimeout(120_000);
@@ -91,15 +92,18 @@ describe('the authorization matrix: every route × every role, as the route tabl
         continue;
       }
       const expected = expectedRefusal(entry, portal.rolesOf(role));
+      const gateWords = entry.refusal ?? GATE_FORBIDDEN;
       if (expected !== null) {
         if (cell.status !== expected) problems.push(`${where}: ${cell.status}, expected ${expected}`);
+        else if (expected === 403 && cell.message !== gateWords)
+          problems.push(`${where}: 403 saying '${cell.message}', the table says '${gateWords}'`);
         continue;
       }
       if (cell.status === 401) problems.push(`${where}: 401 for an allowed role (${cell.message})`);
       if (cell.status === 403) {
         if (!finerRule(entry))
           problems.push(`${where}: 403 for an allowed role, no finer rule in the table (${cell.message})`);
-        else if (cell.message === GATE_FORBIDDEN)
+        else if (cell.message === gateWords)
           problems.push(`${where}: the role gate's 403 for an allowed role`);
       }
     }

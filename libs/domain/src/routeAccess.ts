@@ -50,7 +50,23 @@ export interface RouteAccessEntry {
   rowLevel?: true;
   /** Another rule the service applies after the gate (a 403 possible), in words. */
   finer?: string;
+  /** The words of the gate's 403 (ROUTE_REFUSALS), where the service has its own; otherwise the default. */
+  refusal?: string;
 }
+
+/**
+ * The gate's 403 texts where a service words its refusal itself (the services' own checks use the same
+ * constants, so the answer reads the same whichever refuses).
+ */
+export const ROUTE_REFUSALS = {
+  requestConsole: 'The request console is for administrators and SAVi operators.',
+  requestStaff: 'Only the operations team (administrators, SAVi operators and QC) may do that.',
+  prioritiseAll: 'Only administrators may prioritise requests.',
+  exports: 'Exports and zips are for administrators and SAVi operators.',
+  reportEditing: 'Only the operations team (administrators, SAVi operators and QC) may edit reports.',
+  addressEditor: 'The address editor is for SAVi operators and administrators.',
+  queueDashboard: 'The queue dashboard is for administrators.',
+} as const;
 
 const ANYONE = ['anonymous'] as const satisfies readonly AccessRole[];
 const SIGNED_IN = ['authenticated'] as const satisfies readonly AccessRole[];
@@ -62,8 +78,14 @@ const STAFF = ['admin', 'saviOperator', 'saviQC'] as const satisfies readonly Ac
 /** The address editor (ADDRESS_EDITOR_ROLES). */
 const EDITOR = ['admin', 'saviOperator'] as const satisfies readonly AccessRole[];
 
-type Extra = Pick<RouteAccessEntry, 'prefix' | 'service' | 'rowLevel' | 'finer'>;
+type Extra = Pick<RouteAccessEntry, 'prefix' | 'service' | 'rowLevel' | 'finer' | 'refusal'>;
 const ROW: Extra = { rowLevel: true };
+const R = ROUTE_REFUSALS;
+const CONSOLE_CALL: Extra = { refusal: R.requestConsole };
+const STAFF_CALL: Extra = { rowLevel: true, refusal: R.requestStaff };
+const REPORT_EDIT: Extra = { rowLevel: true, refusal: R.reportEditing };
+const ADDRESS_EDIT: Extra = { refusal: R.addressEditor };
+const ADDRESS_EDIT_ROW: Extra = { rowLevel: true, refusal: R.addressEditor };
 
 /** Internal paths every service answers on its own port (never through the gateway). */
 export const INTERNAL_ROUTES = ['/health', '/ready', '/metrics'] as const;
@@ -152,7 +174,7 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['GET', '/api/v1.0/request/pager', SIGNED_IN],
     ['GET', '/api/v1.0/request/status_counts', SIGNED_IN],
     ['GET', '/api/v1.0/request/settings', SIGNED_IN],
-    ['GET', '/api/v1.0/requests', CONSOLE],
+    ['GET', '/api/v1.0/requests', CONSOLE, CONSOLE_CALL],
     ['GET', '/api/v1.0/request/:id/history', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/request/:id/references', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/request/near/:id/:radius', SIGNED_IN, ROW],
@@ -160,28 +182,33 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
       'POST',
       '/api/v1.0/request/update_status',
       STAFF,
-      { rowLevel: true, finer: 'the status change allowed' },
+      { rowLevel: true, finer: 'the status change allowed', refusal: R.requestStaff },
     ],
-    ['POST', '/api/v1.0/request/submit', STAFF, ROW],
-    ['POST', '/api/v1.0/request/query', STAFF, ROW],
+    ['POST', '/api/v1.0/request/submit', STAFF, STAFF_CALL],
+    ['POST', '/api/v1.0/request/query', STAFF, STAFF_CALL],
     ['POST', '/api/v1.0/request/dispute', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/request/update_qc_checklist', CONSOLE, { finer: 'QC approval: saviQC' }],
-    ['POST', '/api/v1.0/request/update_qs_checklist', STAFF, ROW],
-    ['POST', '/api/v1.0/request/priority', CONSOLE],
-    ['POST', '/api/v1.0/request/property-type', CONSOLE],
-    ['POST', '/api/v1.0/request/number-of-buildings', CONSOLE],
-    ['POST', '/api/v1.0/request/unit-price', CONSOLE],
+    [
+      'POST',
+      '/api/v1.0/request/update_qc_checklist',
+      CONSOLE,
+      { finer: 'QC approval: saviQC', refusal: R.requestConsole },
+    ],
+    ['POST', '/api/v1.0/request/update_qs_checklist', STAFF, STAFF_CALL],
+    ['POST', '/api/v1.0/request/priority', CONSOLE, CONSOLE_CALL],
+    ['POST', '/api/v1.0/request/property-type', CONSOLE, CONSOLE_CALL],
+    ['POST', '/api/v1.0/request/number-of-buildings', CONSOLE, CONSOLE_CALL],
+    ['POST', '/api/v1.0/request/unit-price', CONSOLE, CONSOLE_CALL],
     ['POST', '/api/v1.0/request/references', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/request/prioritise_all', ADMIN],
-    ['POST', '/api/v1.0/request/all_to_delivered', CONSOLE],
-    ['POST', '/api/v1.0/request/update_all_fees', CONSOLE],
-    ['POST', '/api/v1.0/reportbuilder/savi/markInvoiced', CONSOLE],
+    ['POST', '/api/v1.0/request/prioritise_all', ADMIN, { refusal: R.prioritiseAll }],
+    ['POST', '/api/v1.0/request/all_to_delivered', CONSOLE, CONSOLE_CALL],
+    ['POST', '/api/v1.0/request/update_all_fees', CONSOLE, CONSOLE_CALL],
+    ['POST', '/api/v1.0/reportbuilder/savi/markInvoiced', CONSOLE, CONSOLE_CALL],
     // The user's own saved views.
     ['GET', '/api/v1.0/request/views', SIGNED_IN],
     ['POST', '/api/v1.0/request/views', SIGNED_IN],
     ['DELETE', '/api/v1.0/request/views/:id', SIGNED_IN],
-    ['POST', '/api/v1.0/request/savi/export_to_excel', CONSOLE],
-    ['POST', '/api/v1.0/reportbuilder/savi/createzip', CONSOLE],
+    ['POST', '/api/v1.0/request/savi/export_to_excel', CONSOLE, { refusal: R.exports }],
+    ['POST', '/api/v1.0/reportbuilder/savi/createzip', CONSOLE, { refusal: R.exports }],
     // The job's owner, or an admin.
     ['GET', '/api/v1.0/request/jobs/:id', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/request/savi/download_xlsx/:id', SIGNED_IN, ROW],
@@ -190,32 +217,32 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
   ...routes('reportbuilder', [
     // Reading: the request's owner and staff. Writing: staff, while the request is editable.
     ['GET', '/api/v1.0/reportbuilder/sections/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/section', STAFF, ROW],
+    ['POST', '/api/v1.0/reportbuilder/section', STAFF, REPORT_EDIT],
     ['GET', '/api/v1.0/reportbuilder/requestComments', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/requestComments/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestComments', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestComments/:requestID', STAFF, ROW],
+    ['POST', '/api/v1.0/reportbuilder/requestComments', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/requestComments/:requestID', STAFF, REPORT_EDIT],
     ['GET', '/api/v1.0/reportbuilder/requestNote', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/requestNote/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestNote', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestNote/:requestID', STAFF, ROW],
+    ['POST', '/api/v1.0/reportbuilder/requestNote', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/requestNote/:requestID', STAFF, REPORT_EDIT],
     ['GET', '/api/v1.0/reportbuilder/requestDetails/:requestID', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/requestReportAddressDetails/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestDetails/address', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestExtraField/included', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestExtraField/description', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestExtraField/value', STAFF, ROW],
+    ['POST', '/api/v1.0/reportbuilder/requestDetails/address', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/requestExtraField/included', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/requestExtraField/description', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/requestExtraField/value', STAFF, REPORT_EDIT],
     ['GET', '/api/v1.0/reportbuilder/totals/:requestID', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/versions/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/image', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/upload', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/image/crop', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/image/copy', STAFF, ROW],
-    ['POST', '/api/v1.0/reportbuilder/image/rearrange', STAFF, ROW],
+    ['POST', '/api/v1.0/reportbuilder/image', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/upload', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/image/crop', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/image/copy', STAFF, REPORT_EDIT],
+    ['POST', '/api/v1.0/reportbuilder/image/rearrange', STAFF, REPORT_EDIT],
     ['GET', '/api/v1.0/reportbuilder/image/thumbnails/:requestID', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/image/:requestID/:type/:first/:second/:third', SIGNED_IN, ROW],
-    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID', STAFF, ROW],
-    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID/:buildingID', STAFF, ROW],
+    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID', STAFF, REPORT_EDIT],
+    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID/:buildingID', STAFF, REPORT_EDIT],
     ['GET', '/reportbuilder/assets/uploads/:requestID/:fileName', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/report/:requestID/savi/:country/:group/full', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/reportbuilder/report/:requestID/pdf/ready', SIGNED_IN, ROW],
@@ -239,29 +266,39 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['POST', '/api/v1.0/iris/:reportId/imagery/highres/:status', SIGNED_IN, ROW],
     ['POST', '/api/v1.0/iris/:reportId/aerial/:viewId', SIGNED_IN, ROW],
     // The queue dashboard (Bull Board's own routes): administrators.
-    ['*', '/admin/queues', ADMIN, { prefix: true }],
+    ['*', '/admin/queues', ADMIN, { prefix: true, refusal: R.queueDashboard }],
   ]),
   ...routes('avs-editor', [
-    ['GET', '/api/v1.0/addresseditor/display_data/:lat/:lng', EDITOR],
-    ['GET', '/api/v1.0/addaddress/get_point_data/:lat/:lng', EDITOR],
-    ['GET', '/api/v1.0/addresseditor/settings', EDITOR],
-    ['GET', '/api/v1.0/addresseditor/parcel/:id/edits', EDITOR],
-    ['GET', '/api/v1.0/addresseditor/multi_parcel', EDITOR],
-    ['GET', '/api/v1.0/addaddress/no_address_parcel', EDITOR],
-    ['GET', '/api/v1.0/addresseditor/dequeue_validate_parcel', EDITOR, { finer: VALIDATORS }],
-    ['GET', '/api/v1.0/addresseditor/cant_locate', EDITOR],
-    ['POST', '/api/v1.0/addresseditor/release', EDITOR],
-    ['POST', '/api/v1.0/addresseditor/address/:id/official', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/address/:id/accept', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/address/:id/reject', EDITOR, ROW],
-    ['POST', '/api/v1.0/addaddress/address', EDITOR, ROW],
-    ['POST', '/api/v1.0/addaddress/poi', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/poi/:id/detach', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/parcel/:id/investigate', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/parcel/:id/unaddressable', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/parcel/:id/reviewed', EDITOR, ROW],
-    ['POST', '/api/v1.0/addresseditor/parcel/:id/validate', EDITOR, { rowLevel: true, finer: VALIDATORS }],
-    ['POST', '/api/v1.0/addresseditor/cant_locate/:id/resolve', EDITOR, ROW],
+    ['GET', '/api/v1.0/addresseditor/display_data/:lat/:lng', EDITOR, ADDRESS_EDIT],
+    ['GET', '/api/v1.0/addaddress/get_point_data/:lat/:lng', EDITOR, ADDRESS_EDIT],
+    ['GET', '/api/v1.0/addresseditor/settings', EDITOR, ADDRESS_EDIT],
+    ['GET', '/api/v1.0/addresseditor/parcel/:id/edits', EDITOR, ADDRESS_EDIT],
+    ['GET', '/api/v1.0/addresseditor/multi_parcel', EDITOR, ADDRESS_EDIT],
+    ['GET', '/api/v1.0/addaddress/no_address_parcel', EDITOR, ADDRESS_EDIT],
+    [
+      'GET',
+      '/api/v1.0/addresseditor/dequeue_validate_parcel',
+      EDITOR,
+      { finer: VALIDATORS, refusal: R.addressEditor },
+    ],
+    ['GET', '/api/v1.0/addresseditor/cant_locate', EDITOR, ADDRESS_EDIT],
+    ['POST', '/api/v1.0/addresseditor/release', EDITOR, ADDRESS_EDIT],
+    ['POST', '/api/v1.0/addresseditor/address/:id/official', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addresseditor/address/:id/accept', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addresseditor/address/:id/reject', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addaddress/address', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addaddress/poi', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addresseditor/poi/:id/detach', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addresseditor/parcel/:id/investigate', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addresseditor/parcel/:id/unaddressable', EDITOR, ADDRESS_EDIT_ROW],
+    ['POST', '/api/v1.0/addresseditor/parcel/:id/reviewed', EDITOR, ADDRESS_EDIT_ROW],
+    [
+      'POST',
+      '/api/v1.0/addresseditor/parcel/:id/validate',
+      EDITOR,
+      { rowLevel: true, finer: VALIDATORS, refusal: R.addressEditor },
+    ],
+    ['POST', '/api/v1.0/addresseditor/cant_locate/:id/resolve', EDITOR, ADDRESS_EDIT_ROW],
   ]),
 ];
 

@@ -12,7 +12,8 @@ import type {} from './auth';
  *   registration, naming it, so the service does not start and the table cannot drift from the code;
  * - every request to a guarded route meets the gate as the first onRequest hook after the cookies are
  *   parsed, before any hook or handler of the service reads anything: 401 without a valid session, 403
- *   when the session holds none of the allowed roles. The session's claims are left in `request.user`.
+ *   (in the entry's `refusal` words, if any) when the session holds none of the allowed roles. The
+ *   session's claims are left in `request.user`.
  *
  * The services' finer checks (the user's row as it is now, group services, ownership) run after it.
  */
@@ -53,7 +54,7 @@ export function routeGate(service: string): RouteGate {
         const claims = await app.sessionOf(request);
         if (!claims) throw unauthorized();
         request.user = claims;
-        if (expectedRefusal(entry, claims.roles) === 403) throw forbidden();
+        if (expectedRefusal(entry, claims.roles) === 403) throw forbidden(entry.refusal);
       });
       app.addHook('onReady', async () => {
         if (guarded.size > 0 && !app.hasDecorator('sessionOf'))

@@ -33,6 +33,7 @@ import {
 import {
   ADDRESS_EDITOR_ROLES,
   QUALITY_OPTIONS,
+  ROUTE_REFUSALS,
   VALIDATED_PARCEL_TYPES,
   canValidateParcel,
 } from '@portal/domain';
@@ -52,7 +53,7 @@ import { displayData, pointData } from '../editor/read';
 import { dequeueParcel, releaseParcel, type ParcelQueue } from '../editor/queues';
 
 export const ROUTE_TEXT = {
-  operators: 'The address editor is for SAVi operators and administrators.',
+  operators: ROUTE_REFUSALS.addressEditor,
   validators: "'Validate Parcel' is for validators only (an e-mail address with a configured prefix).",
 } as const;
 

@@ -9,6 +9,7 @@ import {
   REQUEST_ADMIN_API,
   ROLE,
 } from '@portal/contracts';
+import { ROUTE_REFUSALS } from '@portal/domain';
 import {
   badRequest,
   conflict,
@@ -27,7 +28,7 @@ const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Erro
 const CONSOLE_ROLES: readonly string[] = [ROLE.admin, ROLE.saviOperator];
 
 export const EXPORT_TEXT = {
-  console: 'Exports and zips are for administrators and SAVi operators.',
+  console: ROUTE_REFUSALS.exports,
   notYours: 'This job belongs to another user.',
   notFound: 'No such job.',
   notReady: (state: string) => `The file is not ready (the job is ${state}).`,

@@ -47,6 +47,7 @@ import {
   OVERRIDE_QUERY_COMMENT,
   QC_CHECKS,
   QS_CHECKS,
+  ROUTE_REFUSALS,
   TRANSITIONS,
   formatRand,
   statusChangeAllowed,
@@ -76,10 +77,10 @@ const CHANGE_ERRORS = { ...ERRORS, 409: ConflictAnswer } as const;
 const CONSOLE_ROLES: readonly string[] = [ROLE.admin, ROLE.saviOperator];
 
 export const QUEUE_TEXT = {
-  console: 'The request console is for administrators and SAVi operators.',
-  staff: 'Only the operations team (administrators, SAVi operators and QC) may do that.',
+  console: ROUTE_REFUSALS.requestConsole,
+  staff: ROUTE_REFUSALS.requestStaff,
   qcApproval: 'QC approval needs the saviQC role.',
-  prioritise: 'Only administrators may prioritise requests.',
+  prioritise: ROUTE_REFUSALS.prioritiseAll,
   qcChecks: `All ${QC_CHECKS.length} QC checks must be ticked to approve.`,
   qcStatus: 'The QC checklist approves a request (Dispatch); a query is sent with its comment instead.',
   qsChecks: `All ${QS_CHECKS.length} QS checks must be ticked.`,
