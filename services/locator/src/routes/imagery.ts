@@ -33,7 +33,7 @@ const PRIVATE_HEADERS = ['cookie', 'authorization'];
 
 /**
  * Imagery (spec 01 §7): coverage and image URLs from the configured provider, the built-in provider's
- * stored images, and the oblique viewer proxy. Every call needs a session.
+ * stored images, and the oblique viewer proxy. Every call needs a session (the route table's gate).
  */
 export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
   const storage = createStorage({ driver: 'local', dir: ctx.config.imageryStorageDir });
@@ -42,7 +42,6 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
   app.get(
     IMAGERY_API.coverage,
     {
-      onRequest: app.authenticate,
       schema: { querystring: CoverageQuery, response: { 200: CoverageAnswer, 400: ErrorAnswer } },
     },
     async (request) => {
@@ -56,7 +55,6 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
     app.get(
       path,
       {
-        onRequest: app.authenticate,
         schema: { querystring: ImageUrlQuery, response: { 200: ImageUrlAnswer, 400: ErrorAnswer } },
       },
       async (request) => {
@@ -69,7 +67,7 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
   imageUrlRoute(IMAGERY_API.imageUrl, 'full');
   imageUrlRoute(IMAGERY_API.smallImageUrl, 'small');
 
-  app.get(`${IMAGERY_API.images}*`, { onRequest: app.authenticate }, async (request, reply) => {
+  app.get(`${IMAGERY_API.images}*`, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     if (!key.startsWith('idan/') || !isValidStorageKey(key))
       throw badRequest(`'${key.slice(0, 120)}' is not an imagery image key.`);
@@ -95,7 +93,6 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
  */
 async function pictometryProxy(scope: FastifyInstance, ctx: LocatorContext): Promise<void> {
   const prefix = IMAGERY_API.pictometryProxy;
-  scope.addHook('onRequest', scope.authenticate);
   const target = ctx.config.pictometryProxyTarget;
   if (!target) {
     const answer = async () => {

@@ -71,7 +71,7 @@ export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promis
   // Registered before the vector route: the static 'satellite' segment and the .jpg suffix pick it.
   app.get(
     `${TILES_API.prefix}satellite/:z/:x/:y.jpg`,
-    { onRequest: app.authenticate, schema: { params: SatelliteParams } },
+    { schema: { params: SatelliteParams } },
     async (request, reply) => {
       const tile = parseTileAddress(request.params);
       reply.header('cache-control', TILE_CACHE_CONTROL);
@@ -87,7 +87,6 @@ export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promis
   app.get(
     `${TILES_API.prefix}:layer/:z/:x/:y.mvt`,
     {
-      onRequest: app.authenticate,
       // No response schema: the answer is protobuf bytes (errors take the one error shape anyway).
       schema: { params: TileParams },
     },

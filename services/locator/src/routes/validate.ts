@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import {
   ErrorAnswer,
-  ROLE,
   VALIDATION_API,
   VALIDATION_BATCH_MAX,
   ValidateAnswer,
@@ -26,8 +25,9 @@ export const VALIDATION_TEXT = {
  * (a CSV file, sent in chunks). The same session rule as the address service (routes/avs.ts).
  */
 export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
+  // The session itself (401) is the route table's gate (libs/domain/src/routeAccess.ts), which runs first
+  // and leaves the claims in request.user.
   const guard = [
-    app.requireRoles(ROLE.authenticated),
     async (request: FastifyRequest) => {
       if (!request.user.email?.trim()) throw unauthorized(AVS_TEXT.needsEmail);
     },
