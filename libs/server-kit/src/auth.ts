@@ -3,7 +3,7 @@ import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import { SESSION_COOKIE, type SessionClaims } from '@portal/contracts';
-import { forbidden, unauthorized } from './errors';
+import { forbidden, unauthorized, unavailableStore } from './errors';
 
 /** Claims as signed: SessionClaims plus the issue time in ms, so revocation is exact within a second. */
 export interface SignedClaims extends SessionClaims {
@@ -23,7 +23,10 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: 401 without a session, 403 unless the user holds one of `roles`. */
     requireRoles: (...roles: string[]) => preHandlerAsyncHookHandler;
-    /** The session's claims, or null when there is none (never throws). */
+    /**
+     * The session's claims, or null when there is none; throws only when Redis (the revocation times)
+     * is unavailable, which the error handler answers 503.
+     */
     sessionOf: (request: FastifyRequest) => Promise<SignedClaims | null>;
     /**
      * The claims of a session token found outside a request (a websocket handshake's cookie), checked as
@@ -82,7 +85,10 @@ export const authPlugin = fp(
       if (!request.cookies?.[SESSION_COOKIE] && !request.headers.authorization) return null;
       try {
         return await request.jwtVerify<SignedClaims>();
-      } catch {
+      } catch (err) {
+        // Redis down: the revocation time cannot be read. A 503 (try again), not a 401 that would sign
+        // the user out of the portal.
+        if (unavailableStore(err)) throw err;
         return null;
       }
     };

@@ -37,6 +37,74 @@ const REASONS: Record<number, string> = {
 };
 export const reasonPhrase = (status: number) => REASONS[status] ?? (status >= 500 ? 'Server Error' : 'Error');
 
+/** What a caller reads while a store the portal needs is down (a 503: the next calls may well succeed). */
+export const UNAVAILABLE_TEXT = {
+  database: 'The database is not available right now. Please try again shortly.',
+  redis: 'The session and queue store (Redis) is not available right now. Please try again shortly.',
+} as const;
+
+/** Seconds a 503 of a store that is down asks the client to wait (Retry-After). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * PostgreSQL's codes of a connection that ended or could not be made: 08xxx connection exceptions, 57P01
+ * terminated by an administrator (pg_terminate_backend), 57P02 crash shutdown, 57P03 starting up, 53300 too
+ * many connections.
+ */
+const DATABASE_UNAVAILABLE_CODES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+/** A socket that could not be made or broke (pg passes these through when its connection does). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/** node-postgres' own messages when its connection ended or was never made. */
+const DATABASE_UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+/** ioredis' messages when Redis is down (its offline queue gave up, or the connection is gone). */
+const REDIS_UNAVAILABLE_MESSAGE =
+  /^(Reached the max retries per request limit|Connection is closed\.|Stream isn't writeable|LOADING )/;
+
+type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; driverError?: unknown };
+
+/**
+ * Which store an error says is unreachable — 'database' (PostgreSQL: a terminated or refused connection,
+ * directly or wrapped by TypeORM as driverError) or 'redis' (ioredis gave up on a command) — or null for
+ * any other error (a failed call to another service, whose `cause` says ECONNREFUSED, is not one). Such
+ * failures are answered 503 with UNAVAILABLE_TEXT, not 500: nothing is wrong with the call, and the next
+ * one succeeds once the pool or client has reconnected.
+ */
+export function unavailableStore(error: unknown): keyof typeof UNAVAILABLE_TEXT | null {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as ErrorLike | undefined;
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.driverError as ErrorLike | undefined
+  ) {
+    seen.add(e);
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (e.name === 'MaxRetriesPerRequestError' || REDIS_UNAVAILABLE_MESSAGE.test(message)) return 'redis';
+    if (typeof e.code === 'string' && (DATABASE_UNAVAILABLE_CODES.has(e.code) || NETWORK_CODES.has(e.code)))
+      return 'database';
+    if (DATABASE_UNAVAILABLE_MESSAGE.test(message)) return 'database';
+  }
+  return null;
+}
+
 export function errorAnswer(
   statusCode: number,
   message: string,
@@ -54,7 +122,8 @@ export function errorAnswer(
 
 /**
  * Installs the one error shape for every failure: schema violations are 400s with the validator's
- * message, client errors keep theirs, and server errors never echo their message (it may leak internals).
+ * message, client errors keep theirs, a store that is down (PostgreSQL, Redis) is a 503 saying which
+ * (`unavailableStore`), and other server errors never echo their message (it may leak internals).
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
@@ -72,6 +141,12 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (err.headers) reply.headers(err.headers);
     }
     if (status < 400 || status > 599) status = 500;
+    const store = status >= 500 ? unavailableStore(err) : null;
+    if (store) {
+      request.log.warn({ err, store }, 'request failed: a store is unavailable');
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return reply.status(503).send(errorAnswer(503, UNAVAILABLE_TEXT[store], request.id));
+    }
     if (status >= 500) {
       request.log.error({ err }, 'request failed');
       message = reasonPhrase(status);

@@ -9,6 +9,7 @@ import { loadBaseConfig } from './config';
 import { AttemptLimiter, rateLimitPlugin } from './rate-limit';
 import { registerHealth } from './health';
 import { createRedis } from './redis';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, UNAVAILABLE_TEXT } from './errors';
 import { trailingSlashProblems } from './testing';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
@@ -159,6 +160,79 @@ describe('errors and validation', () => {
     expect(res.body).not.toMatch(/secret internals/);
     expect((await app.inject({ url: '/nowhere' })).json()).toMatchObject({ statusCode: 404 });
     await app.close();
+  });
+});
+
+describe('a store that is down', () => {
+  const pgError = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+
+  it('answers 503 naming the database or Redis for their connection failures, 500 for anything else', async () => {
+    const app = createServiceApp(config);
+    const failures: Record<string, () => unknown> = {
+      // pg_terminate_backend, as node-postgres and TypeORM (QueryFailedError with driverError) report it.
+      terminated: () => pgError('terminating connection due to administrator command', '57P01'),
+      wrapped: () =>
+        Object.assign(new Error('terminating connection due to administrator command'), {
+          name: 'QueryFailedError',
+          driverError: pgError('terminating connection due to administrator command', '57P01'),
+        }),
+      lost: () => pgError('Connection terminated unexpectedly'),
+      refused: () => pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      redis: () =>
+        Object.assign(new Error('Reached the max retries per request limit (which is 2).'), {
+          name: 'MaxRetriesPerRequestError',
+        }),
+      // Another service that could not be reached is not a store of this one: a plain 500.
+      fetch: () => new TypeError('fetch failed', { cause: pgError('refused', 'ECONNREFUSED') }),
+      sql: () => pgError('syntax error at or near "x"', '42601'),
+    };
+    for (const [name, error] of Object.entries(failures))
+      app.get(`/${name}`, async () => {
+        throw error();
+      });
+    const answers: Record<string, [number, string]> = {};
+    for (const name of Object.keys(failures)) {
+      const res = await app.inject({ url: `/${name}` });
+      answers[name] = [res.statusCode, res.json().message];
+      if (res.statusCode === 503)
+        expect(res.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
+    expect(answers).toEqual({
+      terminated: [503, UNAVAILABLE_TEXT.database],
+      wrapped: [503, UNAVAILABLE_TEXT.database],
+      lost: [503, UNAVAILABLE_TEXT.database],
+      refused: [503, UNAVAILABLE_TEXT.database],
+      redis: [503, UNAVAILABLE_TEXT.redis],
+      fetch: [500, 'Internal Server Error'],
+      sql: [500, 'Internal Server Error'],
+    });
+    await app.close();
+  });
+
+  it('answers a session check 503 within seconds, not 401, while Redis is down', async () => {
+    // Nothing listens on port 1: ioredis gives the command up after its retries.
+    const down = createRedis('redis://127.0.0.1:1', 'server-kit-test-down');
+    down.on('error', () => undefined);
+    const app = createServiceApp(config);
+    await app.register(authPlugin, {
+      publicKey,
+      privateKey,
+      redis: down,
+      cookieSecure: false,
+      sessionTtlSeconds: 60,
+    });
+    app.get('/me', { preHandler: app.authenticate }, async (request) => ({ sub: request.user.sub }));
+    await app.ready();
+    const token = app.jwt.sign({ ...claims(['authenticated']), ims: Date.now() });
+    const started = Date.now();
+    const res = await app.inject({ url: '/me', cookies: { [SESSION_COOKIE]: token } });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe(UNAVAILABLE_TEXT.redis);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Without a cookie it is still a plain 401: nothing had to be read.
+    expect((await app.inject({ url: '/me' })).statusCode).toBe(401);
+    await app.close();
+    down.disconnect();
   });
 });
 
