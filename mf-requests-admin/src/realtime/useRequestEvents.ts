@@ -14,6 +14,14 @@ export interface RequestEventHandlers {
 }
 
 /**
+ * How long one connection attempt may take. While services/requests restarts, the gateway accepts the
+ * websocket and closes it when it cannot reach the service, before socket.io's handshake: socket.io-client
+ * gives such an attempt up only on this timeout (20 s by default), so the console stayed offline that long
+ * after the service was back. With 5 s it reconnects within seconds (scripts/lib/faults.test.mjs).
+ */
+export const REALTIME_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
  * The console's realtime channel (spec 02 §7.2): socket.io on the portal's own origin at REALTIME_PATH,
  * through the gateway, signed in by the session cookie. Answers whether it is connected (the grid shows
  * it); socket.io reconnects by itself, and a reconnect reads the page again (changes may have been missed).
@@ -23,7 +31,12 @@ export function useRequestEvents(handlers: RequestEventHandlers): boolean {
   latest.current = handlers;
   const [connected, setConnected] = useState(false);
   useEffect(() => {
-    const socket = io({ path: REALTIME_PATH, transports: ['websocket'], withCredentials: true });
+    const socket = io({
+      path: REALTIME_PATH,
+      transports: ['websocket'],
+      withCredentials: true,
+      timeout: REALTIME_CONNECT_TIMEOUT_MS,
+    });
     let connectedBefore = false;
     socket.on('connect', () => {
       setConnected(true);
