@@ -160,6 +160,27 @@ describe('login, session and logout', () => {
     expect((await app.inject({ url: '/api/v1.0/users/me' })).statusCode).toBe(401);
   });
 
+  it("signs the session again when the roles changed since login, so the services' gates agree with users/me", async () => {
+    const res = await login('claims@portal.test');
+    const first = cookieOf(res)!;
+    const me = (cookie: string) =>
+      app.inject({ url: '/api/v1.0/users/me', cookies: { [SESSION_COOKIE]: cookie } });
+    // Nothing changed: no new cookie.
+    expect(cookieOf(await me(first))).toBeUndefined();
+    const users = db.dataSource.getRepository(UserEntity);
+    await users.update({ email: 'claims@portal.test' }, { saviOperator: true });
+    try {
+      const renewed = await me(first);
+      expect(renewed.json().roles).toContain('saviOperator');
+      const second = cookieOf(renewed)!;
+      const claims = JSON.parse(Buffer.from(second.split('.')[1], 'base64url').toString());
+      expect(claims.roles).toEqual(expect.arrayContaining(['authenticated', 'saviOperator']));
+      expect(cookieOf(await me(second))).toBeUndefined();
+    } finally {
+      await users.update({ email: 'claims@portal.test' }, { saviOperator: false });
+    }
+  });
+
   it('refuses a wrong password, an unknown address and an inactive user', async () => {
     expect((await login('user@portal.test', 'wrong-password')).statusCode).toBe(401);
     expect((await login('nobody@portal.test')).statusCode).toBe(401);

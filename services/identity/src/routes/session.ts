@@ -1,5 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { API, ErrorAnswer, LoginBody, MessageAnswer, RegisterBody, SessionUser } from '@portal/contracts';
+import type { FastifyReply } from 'fastify';
+import {
+  API,
+  ErrorAnswer,
+  LoginBody,
+  MessageAnswer,
+  RegisterBody,
+  SessionUser,
+  type SessionClaims,
+} from '@portal/contracts';
 import {
   ACCOUNT_TEXT,
   loginSchema,
@@ -23,12 +32,38 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   };
   const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
-  app.get(API.me, { schema: { response: { 200: SessionUser, 401: ErrorAnswer } } }, async (request) => {
-    const claims = await app.sessionOf(request);
-    const current = claims && (await sessionUserFor(ds, claims));
-    if (!current) throw unauthorized();
-    return current.answer;
-  });
+  /**
+   * The services' route gate reads the roles the session carries (libs/domain routeAccess.ts), while
+   * users/me answers the user as the database has them now: when an administrator has changed the user's
+   * roles, group or name since the session was signed, the session is signed again with what holds now, so
+   * the menus the shell shows from this answer and the services' gates agree from this call on.
+   */
+  const renewIfChanged = async (
+    reply: FastifyReply,
+    claims: SessionClaims,
+    user: Parameters<typeof claimsOf>[0],
+  ) => {
+    const now = claimsOf(user);
+    const same =
+      now.name === claims.name &&
+      now.email === claims.email &&
+      now.groupId === claims.groupId &&
+      now.claimsUser === claims.claimsUser &&
+      [...now.roles].sort().join() === [...claims.roles].sort().join();
+    if (!same) await app.issueSession(reply, now);
+  };
+
+  app.get(
+    API.me,
+    { schema: { response: { 200: SessionUser, 401: ErrorAnswer } } },
+    async (request, reply) => {
+      const claims = await app.sessionOf(request);
+      const current = claims && (await sessionUserFor(ds, claims));
+      if (!current) throw unauthorized();
+      await renewIfChanged(reply, claims, current.user);
+      return current.answer;
+    },
+  );
 
   // Spec 01 §7: the user, or the string '0' when not logged in (sent as the JSON string "0").
   // Fastify would send a bare string as text (which JSON clients read as the number 0), so it is encoded here.
@@ -38,7 +73,10 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
     async (request, reply) => {
       const claims = await app.sessionOf(request);
       const current = claims && (await sessionUserFor(ds, claims));
-      if (current) return current.answer;
+      if (current) {
+        await renewIfChanged(reply, claims, current.user);
+        return current.answer;
+      }
       return reply
         .type('application/json; charset=utf-8')
         .serializer((v: unknown) => JSON.stringify(v))
