@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import { REALTIME_EVENTS, REALTIME_PATH, type ConsoleJob, type RequestRow } from '@portal/contracts';
 
 /** The console's background job events (services/requests relays them to the job's user). */
@@ -22,6 +22,33 @@ export interface RequestEventHandlers {
 export const REALTIME_CONNECT_TIMEOUT_MS = 5_000;
 
 /**
+ * The pauses before asking again after the service refused the handshake (its session check could not
+ * reach Redis, say): socket.io-client does not reconnect by itself after a refusal, so the console would
+ * stay offline until a reload. First 2 s, doubling to 30 s.
+ */
+export const REALTIME_REFUSED_RETRY_MS = { first: 2_000, most: 30_000 };
+
+/**
+ * Asks again, after a growing pause, whenever the server refuses the socket's handshake (see
+ * REALTIME_REFUSED_RETRY_MS); a connection resets the pause. Answers the function that stops it.
+ */
+export function retryRefusedHandshakes(socket: Socket, pauses = REALTIME_REFUSED_RETRY_MS): () => void {
+  let pause = pauses.first;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  socket.on('connect', () => {
+    pause = pauses.first;
+  });
+  socket.on('connect_error', () => {
+    // Still active: socket.io retries itself (the service was unreachable). Not active: refused.
+    if (socket.active) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => socket.connect(), pause);
+    pause = Math.min(pause * 2, pauses.most);
+  });
+  return () => clearTimeout(timer);
+}
+
+/**
  * The console's realtime channel (spec 02 §7.2): socket.io on the portal's own origin at REALTIME_PATH,
  * through the gateway, signed in by the session cookie. Answers whether it is connected (the grid shows
  * it); socket.io reconnects by itself, and a reconnect reads the page again (changes may have been missed).
@@ -38,6 +65,7 @@ export function useRequestEvents(handlers: RequestEventHandlers): boolean {
       timeout: REALTIME_CONNECT_TIMEOUT_MS,
     });
     let connectedBefore = false;
+    const stopRetrying = retryRefusedHandshakes(socket);
     socket.on('connect', () => {
       setConnected(true);
       if (connectedBefore) latest.current.onRequests?.([]);
@@ -52,6 +80,7 @@ export function useRequestEvents(handlers: RequestEventHandlers): boolean {
     );
     socket.on(CONSOLE_JOB_EVENT, (job: ConsoleJob) => latest.current.onJob?.(job));
     return () => {
+      stopRetrying();
       socket.close();
     };
   }, []);
