@@ -4,6 +4,7 @@ import { createServiceApp, forbidden, loadBaseConfig, unauthorized } from '@port
 import {
   DEEP_JSON,
   HUGE_STRING,
+  OVERSIZE_MIB,
   answerProblems,
   arbitraryOf,
   encodeComponent,
@@ -137,7 +138,7 @@ describe('cases', () => {
       'body: 10 000 levels deep',
       'body: malformed JSON',
       'body: wrong content type',
-      'body: over the 1 MiB limit',
+      `body: ${OVERSIZE_MIB} MiB, over every body limit`,
     ])
       expect(labels).toContain(expected);
     for (const mutation of [
@@ -203,7 +204,7 @@ describe('on the toy service', () => {
     for (const r of valid) expect([200, 404]).toContain(r.status);
     const byLabel = (route: string, label: string) =>
       results.find((r) => r.route === route && r.one.label === label)?.status;
-    expect(byLabel('POST /api/things', 'body: over the 1 MiB limit')).toBe(413);
+    expect(byLabel('POST /api/things', `body: ${OVERSIZE_MIB} MiB, over every body limit`)).toBe(413);
     expect(byLabel('POST /api/things', 'body: malformed JSON')).toBe(400);
     expect(byLabel('POST /api/things', 'body: wrong content type')).toBe(415);
     expect(byLabel('POST /api/things', 'body: 10 000 levels deep')).toBe(400);
