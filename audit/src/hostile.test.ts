@@ -77,6 +77,15 @@ beforeAll(async () => {
       throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
     return { ok: true };
   });
+  // What PostgreSQL answers a NUL byte in text (a QueryFailedError carries the driver's code).
+  app.get('/api/stored', { schema: { querystring: Type.Object({ q: Type.String() }) } }, async (request) => {
+    if ((request.query as { q: string }).q.includes('\u0000'))
+      throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+        name: 'QueryFailedError',
+        driverError: { code: '22021' },
+      });
+    return { items: [] };
+  });
   await app.ready();
 });
 
@@ -232,6 +241,19 @@ describe('on the toy service', () => {
     // The portal's error handler hides the message: only the status shows.
     expect(failing.flatMap((r) => r.problems)).toEqual(failing.map(() => 'status 500'));
   });
+});
+
+test('a value the database refuses (SQLSTATE class 22) is a 400, not a 500', async () => {
+  const answer = await send(app, {
+    label: 'nul',
+    kind: 'hostile',
+    method: 'GET',
+    url: `/api/stored?q=${encodeComponent('a\u0000b')}`,
+    headers: {},
+  });
+  expect(answer.statusCode).toBe(400);
+  expect(answer.json().message).not.toMatch(/UTF8|0x00/);
+  expect(answerProblems(answer, { url: '/api/stored' })).toEqual([]);
 });
 
 describe('answerProblems', () => {

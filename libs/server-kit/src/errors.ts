@@ -105,6 +105,30 @@ export function unavailableStore(error: unknown): keyof typeof UNAVAILABLE_TEXT 
   return null;
 }
 
+/** What a caller reads when the database refused a value the request carried (see refusedValue). */
+export const REFUSED_VALUE_TEXT =
+  'A value in the request cannot be stored or looked up: check it and try again.';
+
+/**
+ * True when PostgreSQL refused a value as data (SQLSTATE class 22, data exception), directly or wrapped by
+ * TypeORM as driverError: a NUL byte in text (22021), a NUL or a lone surrogate in JSON (22P05, 22P02), a
+ * number beyond its column's range (22003, e.g. an id of 2**63), a string over its column's length (22001),
+ * an impossible date (22008). The value came with the request, which passed its schema: the answer is a 400,
+ * not a 500 (found by the hostile-input suite, audit/src/hostile-input.test.ts).
+ */
+export function refusedValue(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as ErrorLike | undefined;
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.driverError as ErrorLike | undefined
+  ) {
+    seen.add(e);
+    if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true;
+  }
+  return false;
+}
+
 export function errorAnswer(
   statusCode: number,
   message: string,
@@ -146,6 +170,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.warn({ err, store }, 'request failed: a store is unavailable');
       reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       return reply.status(503).send(errorAnswer(503, UNAVAILABLE_TEXT[store], request.id));
+    }
+    if (status === 500 && refusedValue(err)) {
+      request.log.info({ err }, 'request refused: the database refused a value');
+      return reply.status(400).send(errorAnswer(400, REFUSED_VALUE_TEXT, request.id));
     }
     if (status >= 500) {
       request.log.error({ err }, 'request failed');
