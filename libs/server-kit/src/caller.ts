@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { ROLE, type ServiceIdentifier } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
 import { unauthorized } from './errors';
+import { sessionVerifiedByGate } from './route-access';
 import type {} from './auth';
 
 /**
@@ -67,8 +68,12 @@ export function callerHooks(
   ds: { query(sql: string, params?: unknown[]): Promise<unknown> },
 ): onRequestAsyncHookHandler[] {
   app.decorateRequest('caller', null as unknown as Caller);
+  const session = app.requireRoles(ROLE.authenticated);
   return [
-    app.requireRoles(ROLE.authenticated),
+    // The route table's gate (route-access.ts) has verified the session already on a gated service.
+    async function callerSession(this: FastifyInstance, request, reply) {
+      if (!sessionVerifiedByGate(request)) await session.call(this, request, reply);
+    },
     async (request: FastifyRequest) => {
       const [row] = (await ds.query(
         `SELECT u.id, u.name, u.email, u.active, u.tokens_valid_after, u.is_admin, u.rates_editor,

@@ -24,6 +24,12 @@ export interface RouteGate {
   plugin: FastifyPluginAsync;
 }
 
+/** Requests whose session the gate has verified (their claims are in request.user). */
+const verifiedByGate = new WeakSet<FastifyRequest>();
+
+/** True when the route table's gate has verified this request's session already (request.user is set). */
+export const sessionVerifiedByGate = (request: FastifyRequest) => verifiedByGate.has(request);
+
 export function routeGate(service: string): RouteGate {
   if (!isRouteAccessApp(service))
     throw new Error(
@@ -54,6 +60,7 @@ export function routeGate(service: string): RouteGate {
         const claims = await app.sessionOf(request);
         if (!claims) throw unauthorized();
         request.user = claims;
+        verifiedByGate.add(request);
         if (expectedRefusal(entry, claims.roles) === 403) throw forbidden(entry.refusal);
       });
       app.addHook('onReady', async () => {
