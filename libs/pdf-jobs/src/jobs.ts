@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { bullConnection } from '@portal/server-kit';
+import { bullProducerConnection } from '@portal/server-kit';
 
 /**
  * PDF jobs: one row of `pdf.jobs` (PostgreSQL, the answer of every poll) and one BullMQ job under the same
@@ -98,7 +98,7 @@ export function createPdfQueue(
   options: { redisUrl: string; prefix: string },
 ): Queue<PdfJobData> {
   return new Queue<PdfJobData>(name, {
-    connection: bullConnection(options.redisUrl),
+    connection: bullProducerConnection(options.redisUrl),
     prefix: options.prefix,
   });
 }

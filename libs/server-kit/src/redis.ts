@@ -42,3 +42,14 @@ export const bullConnection = (redisUrl: string): ConnectionOptions => {
     maxRetriesPerRequest: null,
   };
 };
+
+/**
+ * BullMQ's connection options for a queue that services add jobs to from a request: commands are not held
+ * while Redis is down (no offline queue), so an add fails at once — a 503 naming Redis (errors.ts) — instead
+ * of keeping the caller's request open until Redis is back (BullMQ's "failing fast when Redis is down").
+ * Workers keep bullConnection: they should wait for Redis, not fail.
+ */
+export const bullProducerConnection = (redisUrl: string): ConnectionOptions => ({
+  ...bullConnection(redisUrl),
+  enableOfflineQueue: false,
+});

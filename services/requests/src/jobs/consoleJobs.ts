@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { bullConnection } from '@portal/server-kit';
+import { bullConnection, bullProducerConnection } from '@portal/server-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { REQUEST_ADMIN_API, type ConsoleJob } from '@portal/contracts';
@@ -69,7 +69,7 @@ export async function readConsoleJob(ds: DataSource, id: string): Promise<Consol
 export { bullConnection };
 
 export function createConsoleQueue(redisUrl: string, prefix: string): Queue {
-  return new Queue(CONSOLE_QUEUE, { connection: bullConnection(redisUrl), prefix });
+  return new Queue(CONSOLE_QUEUE, { connection: bullProducerConnection(redisUrl), prefix });
 }
 
 /**
