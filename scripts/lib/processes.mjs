@@ -301,7 +301,12 @@ export async function waitUntilReady(running, timeoutMs = 60_000) {
   let lastAnswer = 'no answer';
   while (exitCode === undefined && Date.now() < deadline) {
     try {
-      const answer = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      // Connection: close: a kept-alive connection, idle, would hold up the process's next stop (it waits
+      // for its open connections to close).
+      const answer = await fetch(url, {
+        signal: AbortSignal.timeout(2_000),
+        headers: { connection: 'close' },
+      });
       if (answer.status === 200) return;
       lastAnswer = `${answer.status} ${await answer.text()}`;
     } catch (err) {

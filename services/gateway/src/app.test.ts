@@ -263,8 +263,13 @@ describe('proxying by the route table', () => {
 
   describe('a service of several instances (<NAME>_URL lists them, comma-separated)', () => {
     /** A stand-in instance that names itself in each answer and counts the bodies it received. */
-    async function instance(name: string) {
+    async function instance(name: string, { closing = false } = {}) {
       const app = Fastify();
+      // What a stopping service does (server-kit's drainAndClose): each answer closes its connection.
+      if (closing)
+        app.addHook('onSend', async (_request, reply) => {
+          reply.header('connection', 'close');
+        });
       const bodies: unknown[] = [];
       app.all('/*', async (request) => {
         if (request.body !== undefined) bodies.push(request.body);
@@ -305,6 +310,19 @@ describe('proxying by the route table', () => {
       expect(live.bodies.map((body) => (body as { i: number }).i)).toEqual([0, 1, 2, 3]);
       await app.close();
       await live.app.close();
+    });
+
+    it('leaves an instance that closes its connections (it is stopping) out of the turn', async () => {
+      const [a, b] = [await instance('a', { closing: true }), await instance('b')];
+      const app = await gateway({
+        serviceUrls: { ...config.serviceUrls, identity: `${a.url},${b.url}` },
+        upstreamDrainMs: 60_000,
+      });
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) seen.push((await app.inject('/api/v1.0/loggedin')).json().instance);
+      expect(seen).toEqual(['a', 'b', 'b', 'b', 'b', 'b']);
+      await app.close();
+      await Promise.all([a.app.close(), b.app.close()]);
     });
 
     it('answers a JSON 502 naming the service when every instance refuses', async () => {

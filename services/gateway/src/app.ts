@@ -38,6 +38,7 @@ export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     retryDelayMs: config.retryDelayMs,
     upstreamDownMs: config.upstreamDownMs,
+    upstreamDrainMs: config.upstreamDrainMs,
     upstreamIdleMs: config.upstreamIdleMs,
   });
   app.register(async (scope) => {

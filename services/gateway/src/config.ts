@@ -30,6 +30,8 @@ export interface GatewayConfig extends BaseConfig {
   retryDelayMs: number;
   /** How long an instance that refused a connection is left out of its service's turn. */
   upstreamDownMs: number;
+  /** How long an instance that answered `Connection: close` (it is stopping) is left out of the turn. */
+  upstreamDrainMs: number;
   /**
    * How long a kept-alive connection to a service stays idle before the gateway closes it; shorter than a
    * stopping service's wait for its connections (SHUTDOWN_LINGER_MS), so a restart never cuts one in use.
@@ -71,6 +73,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     upstreamTimeoutMs: intFromEnv(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 60_000),
     retryDelayMs: intFromEnv(env, 'GATEWAY_RETRY_DELAY_MS', 250),
     upstreamDownMs: intFromEnv(env, 'GATEWAY_UPSTREAM_DOWN_MS', 1_000),
+    upstreamDrainMs: intFromEnv(env, 'GATEWAY_UPSTREAM_DRAIN_MS', 3_000),
     upstreamIdleMs: intFromEnv(env, 'GATEWAY_UPSTREAM_IDLE_MS', 2_000),
     trustProxy: ['1', 'true', 'yes', 'on'].includes((env.GATEWAY_TRUST_PROXY ?? '').toLowerCase()),
     cspExtraOrigins: (env.GATEWAY_CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HealthAnswer } from '@portal/contracts';
@@ -9,16 +10,26 @@ import { parseUpstreams } from './upstreams';
 
 const UPSTREAM_CHECK_TIMEOUT_MS = 1_500;
 
-async function upstreamHealth(baseUrl: string): Promise<string> {
-  try {
-    const answer = await fetch(`${baseUrl}/health`, {
-      signal: AbortSignal.timeout(UPSTREAM_CHECK_TIMEOUT_MS),
-    });
-    return answer.ok ? 'ok' : `unhealthy: HTTP ${answer.status}`;
-  } catch (err) {
-    const { cause, message } = err as Error & { cause?: { code?: string } };
-    return `unavailable: ${cause?.code ?? message}`;
-  }
+/**
+ * One instance's GET /health, on a connection of its own closed after the answer: a kept-alive one would
+ * stay open, idle, and hold up that instance's next stop (it waits for its connections to close).
+ */
+function upstreamHealth(baseUrl: string): Promise<string> {
+  return new Promise((resolve) => {
+    const request = httpGet(
+      `${baseUrl}/health`,
+      { agent: false, headers: { connection: 'close' }, timeout: UPSTREAM_CHECK_TIMEOUT_MS },
+      (answer) => {
+        answer.resume();
+        const status = answer.statusCode ?? 0;
+        resolve(status >= 200 && status < 300 ? 'ok' : `unhealthy: HTTP ${status}`);
+      },
+    );
+    request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+    request.on('error', (err: Error & { code?: string }) =>
+      resolve(`unavailable: ${err.code ?? err.message}`),
+    );
+  });
 }
 
 /**

@@ -29,6 +29,11 @@ export interface ProxyOptions {
   /** How long an instance that refused a connection is left out of its service's turn. */
   upstreamDownMs?: number;
   /**
+   * How long an instance that answered `Connection: close` (a service stopping does, see server-kit's
+   * drainAndClose) is left out of the turn: new connections to it would race its listener's close.
+   */
+  upstreamDrainMs?: number;
+  /**
    * How long a kept-alive connection to a service may stay idle before the gateway closes it. A service
    * that stops waits for its connections to close (see server-kit's runServer): this keeps that wait short.
    */
@@ -181,6 +186,18 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
         const rewritten = { ...headers, ...forwardedHeaders(request as FastifyRequest) };
         requestOf.set(rewritten, request as FastifyRequest);
         return rewritten;
+      },
+      // Connection and Keep-Alive are about the gateway's connection to the service, not the client's: never
+      // passed on. A service closing its connection after the answer is stopping (or could not read the
+      // request to the end): new requests go to its other instances meanwhile.
+      rewriteHeaders: (headers, request) => {
+        const { connection, 'keep-alive': _keepAlive, ...passed } = headers;
+        const tried = (request as FastifyRequest).upstreamsTried;
+        if (typeof connection === 'string' && /\bclose\b/i.test(connection) && tried?.length)
+          pools
+            .get((request as FastifyRequest).proxyRoute!.service)!
+            .markDown(tried.at(-1)!, options.upstreamDrainMs ?? 3_000);
+        return passed;
       },
       onError: (reply, { error }) => noAnswer(reply as FastifyReply, error),
       // An answer, 503s included, is the service's and is passed on (reply-from's default would retry GETs

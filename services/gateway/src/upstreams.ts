@@ -40,9 +40,9 @@ export class UpstreamPool {
     return url;
   }
 
-  /** `url` refused a connection: out of the turn for a while. */
-  markDown(url: string): void {
-    this.downUntil.set(url, this.now() + this.downMs);
+  /** `url` refused a connection (or said it is stopping): out of the turn for `ms`. */
+  markDown(url: string, ms = this.downMs): void {
+    this.downUntil.set(url, Math.max(this.downUntil.get(url) ?? 0, this.now() + ms));
   }
 }
 
