@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm run bench: prepares the machine like `npm start`, starts the portal on free ports with the main
 // (seeded) database, runs the benchmarks of bench/, prints the figures and writes them to bench/results/.
+// `node bench/run.mjs --only load,rolling-restart` runs just those.
 // page-for-model brings its own throwaway database of 100 000 users and its own services-admin.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from '../scripts/prepare.mjs';
 import {
@@ -25,8 +26,54 @@ import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
 import { measureIris } from './iris.mjs';
 import { measureReportBuilder } from './reportbuilder.mjs';
 import { measureAvsEditor } from './avs-editor.mjs';
+import { measureLoad, writeLoadResults } from './load.mjs';
+import { measureRollingRestart, writeRollingRestartResults } from './rolling-restart.mjs';
+
+// `--only load,rolling-restart` runs just those (names as the results' keys, or in kebab case); their
+// figures are merged into bench/results/latest.json, the others' kept.
+const onlyIndex = process.argv.indexOf('--only');
+const only =
+  onlyIndex > 0
+    ? process.argv[onlyIndex + 1].split(',').map((name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase()))
+    : null;
+const wanted = (name) => !only || only.includes(name);
 
 await exitOnPrepareError(() => prepare());
+/** The benchmarks in order: each a thunk, given the gateway and identity of the portal started here. */
+const benchmarks = {
+  loginPage: ({ gateway }) => measureLoginPage(gateway, 15),
+  gatewayOverhead: ({ gateway, identity }) => measureGatewayOverhead(gateway, identity, 8),
+  pageForModel: async () => writePageForModelResults(await measurePageForModel({ users: 100_000 })),
+  geoImport: () => measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
+  geoSearch: async () => writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),
+  geoTiles: async () => writeGeoTilesResults(await measureGeoTiles({ scale: 1_000_000 })),
+  // Starts its own portal on the geodata bench database (a browser per run).
+  saviTiming: async () => writeSaviTimingResults(await measureSaviTiming({ scale: 1_000_000 })),
+  realtimeLatency: async ({ gateway }) =>
+    writeRealtimeLatencyResults(await measureRealtimeLatency({ base: gateway, edits: 100 })),
+  // Its own database of 1 000 000 requests (made once) and its own requests service and worker.
+  requestPager: () => measureRequestPager({ samples: 20, count: 1_000_000 }),
+  xlsxExport: () => measureXlsxExport({ rows: 100_000 }),
+  // Its own database with the risk layers, its own iris service and workers (one, then two).
+  iris: () => measureIris(),
+  // Its own database; the report builder service and its PDF worker.
+  reportBuilder: () => measureReportBuilder(),
+  // The address editor over the geodata bench database, its service in this process.
+  avsEditor: () => measureAvsEditor(),
+  // Its own portal (identity, locator, requests, gateway) over the bench databases: 50 connections.
+  load: async () => writeLoadResults(await measureLoad({ seconds: 12, connections: 50 })),
+  // Its own portals: two instances of every service, then one, each restarted under load.
+  rollingRestart: async () => writeRollingRestartResults(await measureRollingRestart({ clients: 20 })),
+};
+if (only) {
+  const unknown = only.filter((name) => !(name in benchmarks));
+  if (unknown.length) {
+    console.error(`No benchmark ${unknown.join(', ')}; there are: ${Object.keys(benchmarks).join(', ')}.`);
+    process.exit(2);
+  }
+}
+// The portal started here serves the benchmarks that take a running one.
+const needsPortal = ['loginPage', 'gatewayOverhead', 'realtimeLatency'].some(wanted);
 const ports = await freePortsForAll();
 // Benchmarks log in many times from one address: the limits would measure themselves instead.
 const table = portalProcesses({
@@ -41,35 +88,24 @@ const table = portalProcesses({
     REPORTBUILDER_QUEUE_PREFIX: 'bench',
   },
 });
-const running = table.map((spec) =>
-  startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }),
-);
+const running = needsPortal
+  ? table.map((spec) => startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }))
+  : [];
 try {
   await Promise.all(running.map((service) => waitUntilReady(service)));
-  const gateway = `http://localhost:${ports.gateway}`;
-  const results = {
-    machine: { cores: (await import('node:os')).cpus().length, node: process.version },
-    loginPage: await measureLoginPage(gateway, 15),
-    gatewayOverhead: await measureGatewayOverhead(gateway, `http://127.0.0.1:${ports.identity}`, 8),
-    pageForModel: writePageForModelResults(await measurePageForModel({ users: 100_000 })),
-    geoImport: await measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
-    geoSearch: writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),
-    geoTiles: writeGeoTilesResults(await measureGeoTiles({ scale: 1_000_000 })),
-    // Starts its own portal on the geodata bench database (a browser per run).
-    saviTiming: writeSaviTimingResults(await measureSaviTiming({ scale: 1_000_000 })),
-    realtimeLatency: writeRealtimeLatencyResults(await measureRealtimeLatency({ base: gateway, edits: 100 })),
-    // Its own database of 1 000 000 requests (made once) and its own requests service and worker.
-    requestPager: await measureRequestPager({ samples: 20, count: 1_000_000 }),
-    xlsxExport: await measureXlsxExport({ rows: 100_000 }),
-    // Its own database with the risk layers, its own iris service and workers (one, then two).
-    iris: await measureIris(),
-    // Its own database; the report builder service and its PDF worker.
-    reportBuilder: await measureReportBuilder(),
-    // The address editor over the geodata bench database, its service in this process.
-    avsEditor: await measureAvsEditor(),
+  const portal = {
+    gateway: `http://localhost:${ports.gateway}`,
+    identity: `http://127.0.0.1:${ports.identity}`,
   };
+  const latestFile = join(ROOT, 'bench', 'results', 'latest.json');
+  const results = {
+    ...(only && existsSync(latestFile) ? JSON.parse(readFileSync(latestFile, 'utf8')) : {}),
+    machine: { cores: (await import('node:os')).cpus().length, node: process.version },
+  };
+  for (const [name, measure] of Object.entries(benchmarks))
+    if (wanted(name)) results[name] = await measure(portal);
   console.log(JSON.stringify(results, null, 2));
-  writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(latestFile, JSON.stringify(results, null, 2) + '\n');
 } finally {
   await stopProcesses(running);
 }

@@ -1,0 +1,357 @@
+// A rolling restart of every service under load, through the gateway (issue 15): "a load run across a
+// restart of any one service sees no failed request".
+// It starts every routed service of config/services.json twice (`<name>` and `<name>#2`, the gateway's
+// <NAME>_URL listing both: it takes them in turn and sends a refused connection to the other) and the
+// gateway, over the bench databases (bench/load.mjs: startBenchPortal). Then, while --clients clients send a
+// mix of GETs and POSTs of every service through the gateway without pause, each service's instances are
+// restarted one at a time: SIGTERM (the instance answers /ready 503 and closes each connection after its
+// answer, stops listening, waits for its open connections, then exits), wait for the exit, start it again,
+// wait until it is ready, then the next instance. Every answer that is not 2xx and every failed connection
+// counts as a failed request (target: 0). For each stop it also records what /ready answered while the
+// instance drained and whether those answers closed their connection.
+// Then the same with one instance of each service (the gateway sends a refused or cut GET once more after
+// 250 ms; a POST then fails): reported for comparison, not a target.
+// Usage: node bench/rolling-restart.mjs [--clients 20] [--single-only | --skip-single]
+//        (or: node bench/run.mjs --only rolling-restart)
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { startProcess, waitUntilReady } from '../scripts/lib/processes.mjs';
+import { sleep } from '../scripts/lib/system.mjs';
+import {
+  adminCookie,
+  denseTiles,
+  geocodeQueries,
+  pagerPaths,
+  routedServices,
+  startBenchPortal,
+} from './load.mjs';
+import { percentile, round } from './stats.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const flag = (name) => process.argv.includes(`--${name}`);
+const log = (line) => console.log(`[rolling-restart] ${line}`);
+
+/**
+ * The calls of the load, by service: each must answer 2xx (checked before the load starts). POSTs where
+ * the service has one the bench can repeat freely (a login, a geocode, a saved view, a comment, a
+ * release of nothing held).
+ */
+async function callMix(portal) {
+  const tiles = await denseTiles(portal.geoUrl, 50);
+  const queries = await geocodeQueries();
+  const pager = pagerPaths();
+  const { default: pg } = await import('pg');
+  const db = new pg.Client({ connectionString: portal.requestsUrl });
+  await db.connect();
+  const {
+    rows: [{ id: requestId }],
+  } = await db.query(`SELECT id FROM requests.requests WHERE request_type = 'SAVI' ORDER BY id LIMIT 1`);
+  await db.end();
+  let n = 0;
+  const pick = (list) => list[n++ % list.length];
+  const run = Date.now().toString(36);
+  return {
+    identity: [
+      () => ({ method: 'GET', path: '/api/v1.0/users/me' }),
+      () => ({ method: 'GET', path: '/api/v1.0/users/me' }),
+      () => ({
+        method: 'POST',
+        path: '/api/v1.0/login',
+        body: { email: 'admin@portal.test', password: 'Portal-demo-2026' },
+      }),
+    ],
+    'services-admin': [() => ({ method: 'GET', path: '/api/v1.0/groups' })],
+    locator: [
+      () => ({ method: 'POST', path: '/api/avs/geocode', body: { address: pick(queries) } }),
+      () => {
+        const { x, y } = pick(tiles);
+        return { method: 'GET', path: `/api/v1.0/tiles/parcels/14/${x}/${y}.mvt` };
+      },
+    ],
+    reportbuilder: [
+      () => ({ method: 'GET', path: `/api/v1.0/reportbuilder/requestComments/${requestId}` }),
+      () => ({
+        method: 'POST',
+        path: `/api/v1.0/reportbuilder/requestComments/${requestId}`,
+        body: { comment: `rolling restart ${run} ${n++}`, version: 0 },
+      }),
+    ],
+    requests: [
+      () => ({ method: 'GET', path: pick(pager) }),
+      () => ({
+        method: 'POST',
+        path: '/api/v1.0/request/views',
+        body: { name: `bench ${run} ${n++ % 1000}`, state: {} },
+      }),
+    ],
+    'avs-editor': [
+      () => ({ method: 'GET', path: '/api/v1.0/addresseditor/settings' }),
+      () => ({
+        method: 'POST',
+        path: '/api/v1.0/addresseditor/release',
+        body: { kind: 'parcel', id: 'nothing-held' },
+      }),
+    ],
+    iris: [() => ({ method: 'GET', path: '/api/v1.0/iris/settings' })],
+  };
+}
+
+async function send(gateway, cookie, { method, path, body }) {
+  const headers = { cookie };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const started = performance.now();
+  try {
+    const res = await fetch(`${gateway}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - started, text };
+  } catch (err) {
+    return { status: 0, ms: performance.now() - started, text: err.cause?.code ?? err.message };
+  }
+}
+
+/** Each call of the mix once: a bench whose calls fail without any restart would measure nothing. */
+async function checkMix(gateway, cookie, mix) {
+  for (const [service, calls] of Object.entries(mix))
+    for (const call of calls) {
+      const request = call();
+      const answer = await send(gateway, cookie, request);
+      if (answer.status < 200 || answer.status > 299)
+        throw new Error(
+          `${service}: ${request.method} ${request.path} answers ${answer.status} before any restart: ${answer.text.slice(0, 300)}`,
+        );
+    }
+}
+
+/**
+ * `clients` clients, each sending the next call of the mix (services in turn) as soon as its previous one
+ * is answered. Records every request's time, service, method and outcome.
+ */
+function startLoad(gateway, cookie, mix, clients) {
+  const calls = Object.entries(mix).flatMap(([service, list]) => list.map((call) => ({ service, call })));
+  let turn = 0;
+  let stopped = false;
+  const outcomes = [];
+  const client = async () => {
+    while (!stopped) {
+      const { service, call } = calls[turn++ % calls.length];
+      const request = call();
+      const at = Date.now();
+      const answer = await send(gateway, cookie, request);
+      outcomes.push({
+        at,
+        service,
+        method: request.method,
+        path: request.path.split('?')[0],
+        status: answer.status,
+        ms: answer.ms,
+        ...(answer.status >= 200 && answer.status <= 299 ? {} : { detail: answer.text.slice(0, 200) }),
+      });
+    }
+  };
+  const started = Date.now();
+  const running = Array.from({ length: clients }, client);
+  return {
+    outcomes,
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+      return { seconds: (Date.now() - started) / 1000 };
+    },
+  };
+}
+
+/**
+ * While an instance stops: /ready polled on fresh connections until the port refuses. Answers what was
+ * seen: the statuses, and whether each answer carried `Connection: close`.
+ */
+async function watchDrain(port, exited) {
+  const seen = { ready503: 0, ready200: 0, otherStatus: 0, closeHeader: 0, answers: 0, refusedAfterMs: null };
+  const started = Date.now();
+  let done = false;
+  exited.then(() => (done = true));
+  while (!done) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/ready`, {
+        headers: { connection: 'close' },
+        signal: AbortSignal.timeout(2_000),
+      });
+      await res.text();
+      seen.answers++;
+      if (res.status === 503) seen.ready503++;
+      else if (res.status === 200) seen.ready200++;
+      else seen.otherStatus++;
+      // Asked with Connection: close, any answer closes; the service's own header shows in its logs only.
+    } catch {
+      seen.refusedAfterMs = Date.now() - started;
+      break;
+    }
+    await sleep(50);
+  }
+  return seen;
+}
+
+/** A kept-alive GET of /ready on the instance: does the service itself answer Connection: close? */
+async function keepAliveReady(port) {
+  const http = await import('node:http');
+  return new Promise((resolve) => {
+    const agent = new http.Agent({ keepAlive: true });
+    const request = http.get(`http://127.0.0.1:${port}/ready`, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        agent.destroy();
+        resolve({ status: res.statusCode, connection: res.headers.connection ?? null });
+      });
+    });
+    request.on('error', (err) => {
+      agent.destroy();
+      resolve({ status: 0, connection: err.code ?? err.message });
+    });
+  });
+}
+
+/** Restarts one instance (SIGTERM, exit, start, ready); answers the timings and what its drain showed. */
+async function restartInstance(portal, index) {
+  const running = portal.running[index];
+  const { spec } = running;
+  const signalled = Date.now();
+  running.child.kill('SIGTERM');
+  const [drain, keepAlive] = await Promise.all([
+    watchDrain(spec.port, running.exited),
+    sleep(100).then(() => keepAliveReady(spec.port)),
+  ]);
+  const exitCode = await running.exited;
+  const exitedAt = Date.now();
+  const next = startProcess(spec, { logFile: portal.logFile(spec) });
+  portal.running[index] = next;
+  await waitUntilReady(next);
+  const readyAt = Date.now();
+  return {
+    instance: spec.name,
+    signalled,
+    readyAt,
+    exitCode,
+    stopMs: exitedAt - signalled,
+    startMs: readyAt - exitedAt,
+    drain: { ...drain, keptAliveAnswer: keepAlive },
+  };
+}
+
+const isFailure = (outcome) => outcome.status < 200 || outcome.status > 299;
+
+function summarise(outcomes) {
+  const failed = outcomes.filter(isFailure);
+  const byService = {};
+  for (const outcome of outcomes) {
+    const entry = (byService[`${outcome.service} ${outcome.method}`] ??= { requests: 0, failed: 0 });
+    entry.requests++;
+    if (isFailure(outcome)) entry.failed++;
+  }
+  const times = outcomes.map((o) => o.ms);
+  return {
+    requests: outcomes.length,
+    failed: failed.length,
+    p50Ms: round(percentile(times, 50)),
+    p99Ms: round(percentile(times, 99)),
+    byCall: byService,
+    failures: failed.slice(0, 20).map(({ at, service, method, path, status, detail }) => ({
+      at: new Date(at).toISOString(),
+      service,
+      method,
+      path,
+      status,
+      detail,
+    })),
+  };
+}
+
+/** One run: the portal with `instances` of each routed service, each instance restarted in turn under load. */
+export async function measureRestarts({ instances = 2, clients = 20, settleMs = 1_000 } = {}) {
+  const services = routedServices();
+  const portal = await startBenchPortal({
+    services,
+    instances: Object.fromEntries(services.map((name) => [name, instances])),
+    logName: `restart-${instances}`,
+  });
+  try {
+    const cookie = await adminCookie(portal.gateway);
+    const mix = await callMix(portal);
+    await checkMix(portal.gateway, cookie, mix);
+    log(`${instances} instance(s) of ${services.join(', ')}; ${clients} clients`);
+    const load = startLoad(portal.gateway, cookie, mix, clients);
+    await sleep(3_000);
+    const restarts = [];
+    for (const service of services) {
+      for (let i = 1; i <= instances; i++) {
+        const name = i === 1 ? service : `${service}#${i}`;
+        const index = portal.running.findIndex((running) => running.spec.name === name);
+        const restart = await restartInstance(portal, index);
+        await sleep(settleMs);
+        const during = load.outcomes.filter((o) => o.at >= restart.signalled && o.at <= Date.now());
+        const failed = during.filter(isFailure).length;
+        log(
+          `${name}: stopped in ${restart.stopMs} ms (exit ${restart.exitCode}), ready again ${restart.startMs} ms later; ` +
+            `/ready 503 ×${restart.drain.ready503} (200 ×${restart.drain.ready200}) before refusing; kept-alive /ready: ` +
+            `${restart.drain.keptAliveAnswer.status} Connection: ${restart.drain.keptAliveAnswer.connection}; ` +
+            `${during.length} requests meanwhile, ${failed} failed`,
+        );
+        restarts.push({ ...restart, requestsMeanwhile: during.length, failedMeanwhile: failed });
+      }
+    }
+    await sleep(2_000);
+    const { seconds } = await load.stop();
+    const summary = summarise(load.outcomes);
+    log(
+      `${instances} instance(s): ${summary.requests} requests in ${round(seconds)} s, ${summary.failed} failed`,
+    );
+    return {
+      instancesPerService: instances,
+      services,
+      clients,
+      seconds: round(seconds),
+      ...summary,
+      restarts: restarts.map(({ signalled, readyAt, ...rest }) => rest),
+    };
+  } finally {
+    await portal.stop();
+  }
+}
+
+export async function measureRollingRestart({ clients = 20, single = true, multi = true } = {}) {
+  const result = {};
+  if (multi) {
+    result.twoInstances = await measureRestarts({ instances: 2, clients });
+    result.target = '0 failed requests with two instances of each service';
+    result.pass = result.twoInstances.failed === 0;
+  }
+  if (single) result.oneInstance = await measureRestarts({ instances: 1, clients });
+  return result;
+}
+
+/** Writes the figures to bench/results/rolling-restart.json and returns them. */
+export function writeRollingRestartResults(result) {
+  writeFileSync(
+    new URL('./results/rolling-restart.json', import.meta.url),
+    JSON.stringify(result, null, 2) + '\n',
+  );
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = writeRollingRestartResults(
+    await measureRollingRestart({
+      clients: Number(arg('clients', '20')),
+      single: !flag('skip-single'),
+      multi: !flag('single-only'),
+    }),
+  );
+  console.log(JSON.stringify({ ...result }, null, 2));
+  if (result.pass === false) process.exitCode = 1;
+}
