@@ -60,12 +60,6 @@ export const ROUTE_TEXT = {
 const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
 const EDIT_ERRORS = { ...ERRORS, 409: EditorConflictAnswer } as const;
 
-/** Both spellings of a path: the portal answers with and without a trailing slash. */
-const both = (path: string) => {
-  const bare = path.replace(/\/+$/, '');
-  return [bare, `${bare}/`];
-};
-
 /**
  * The address editor's calls (spec 03 §7 "Address editor" and the popup's, docs/decisions.md). Every
  * call needs an operator (admin or saviOperator, read from the user's row on each call); the validators'
@@ -95,99 +89,119 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   // ---------------------------------------------------------------- reads (spec 03 §7)
 
-  for (const url of both('/api/v1.0/addresseditor/display_data/:lat/:lng'))
-    app.get(
-      url,
-      { onRequest, schema: { params: EditorPointParams, response: { 200: DisplayDataAnswer, ...ERRORS } } },
-      async (request) => displayData(ctx.ds, request.params.lat, request.params.lng),
-    );
+  app.get(
+    '/api/v1.0/addresseditor/display_data/:lat/:lng',
+    { onRequest, schema: { params: EditorPointParams, response: { 200: DisplayDataAnswer, ...ERRORS } } },
+    async (request) => displayData(ctx.ds, request.params.lat, request.params.lng),
+  );
 
-  for (const url of both('/api/v1.0/addaddress/get_point_data/:lat/:lng'))
-    app.get(
-      url,
-      { onRequest, schema: { params: EditorPointParams, response: { 200: PointDataAnswer, ...ERRORS } } },
-      async (request) => ({
-        success: true,
-        data: await pointData(ctx.ds, request.params.lat, request.params.lng),
-      }),
-    );
+  app.get(
+    '/api/v1.0/addaddress/get_point_data/:lat/:lng',
+    { onRequest, schema: { params: EditorPointParams, response: { 200: PointDataAnswer, ...ERRORS } } },
+    async (request) => ({
+      success: true,
+      data: await pointData(ctx.ds, request.params.lat, request.params.lng),
+    }),
+  );
 
-  for (const url of both(AVS_EDITOR_API.settings))
-    app.get(
-      url,
-      { onRequest, schema: { response: { 200: AvsEditorSettings, ...ERRORS } } },
-      async (request) => ({
-        canValidate: isValidator(request.caller),
-        holdSeconds: ctx.config.holdSeconds,
-        zoom: AVS_EDITOR_ZOOM,
-        qualities: QUALITY_OPTIONS.map((option) => ({ ...option })),
-        parcelTypes: VALIDATED_PARCEL_TYPES.map((type) => ({ ...type })),
-      }),
-    );
+  app.get(
+    AVS_EDITOR_API.settings,
+    { onRequest, schema: { response: { 200: AvsEditorSettings, ...ERRORS } } },
+    async (request) => ({
+      canValidate: isValidator(request.caller),
+      holdSeconds: ctx.config.holdSeconds,
+      zoom: AVS_EDITOR_ZOOM,
+      qualities: QUALITY_OPTIONS.map((option) => ({ ...option })),
+      parcelTypes: VALIDATED_PARCEL_TYPES.map((type) => ({ ...type })),
+    }),
+  );
 
-  for (const url of both('/api/v1.0/addresseditor/parcel/:id/edits'))
-    app.get(
-      url,
-      { onRequest, schema: { params: EditorIdParams, response: { 200: EditorEditsAnswer, ...ERRORS } } },
-      async (request) => ({ success: true, edits: await editsOfParcel(ctx.ds, request.params.id) }),
-    );
+  app.get(
+    '/api/v1.0/addresseditor/parcel/:id/edits',
+    { onRequest, schema: { params: EditorIdParams, response: { 200: EditorEditsAnswer, ...ERRORS } } },
+    async (request) => ({ success: true, edits: await editsOfParcel(ctx.ds, request.params.id) }),
+  );
 
   // ---------------------------------------------------------------- queues
 
   const parcelQueue = (path: string, queue: ParcelQueue) => {
-    for (const url of both(path))
-      app.get(
-        url,
-        {
-          onRequest,
-          schema: { querystring: DequeueQuery, response: { 200: DequeueParcelAnswer, ...ERRORS } },
-        },
-        async (request) => {
-          if (queue === 'validate' && !isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
-          return dequeueParcel(ctx.ds, request.caller, queue, ctx.config.holdSeconds, request.query.skip);
-        },
-      );
+    app.get(
+      path,
+      {
+        onRequest,
+        schema: { querystring: DequeueQuery, response: { 200: DequeueParcelAnswer, ...ERRORS } },
+      },
+      async (request) => {
+        if (queue === 'validate' && !isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
+        return dequeueParcel(ctx.ds, request.caller, queue, ctx.config.holdSeconds, request.query.skip);
+      },
+    );
   };
   parcelQueue(AVS_EDITOR_API.multiParcel, 'multi');
   parcelQueue(AVS_EDITOR_API.noAddressParcel, 'empty');
   parcelQueue(AVS_EDITOR_API.dequeueValidateParcel, 'validate');
 
-  for (const url of both(AVS_EDITOR_API.cantLocate))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: { querystring: DequeueRequestQuery, response: { 200: DequeueRequestAnswer, ...ERRORS } },
-      },
-      async (request) =>
-        dequeueCantLocate(ctx.ds, request.caller, ctx.config.holdSeconds, request.query.skip),
-    );
+  app.get(
+    AVS_EDITOR_API.cantLocate,
+    {
+      onRequest,
+      schema: { querystring: DequeueRequestQuery, response: { 200: DequeueRequestAnswer, ...ERRORS } },
+    },
+    async (request) => dequeueCantLocate(ctx.ds, request.caller, ctx.config.holdSeconds, request.query.skip),
+  );
 
-  for (const url of both(AVS_EDITOR_API.release))
-    app.post(
-      url,
-      { onRequest, schema: { body: ReleaseBody, response: { 200: SuccessAnswer, ...ERRORS } } },
-      async (request) => {
-        const { kind, id } = request.body;
-        // An id that is not one is simply not held by the caller: nothing to give back.
-        const released =
-          kind === 'parcel'
-            ? /^[0-9]{1,19}$/.test(id) && (await releaseParcel(ctx.ds, request.caller, id))
-            : /^[0-9a-f-]{36}$/i.test(id) && (await releaseRequest(ctx.ds, request.caller, id));
-        return { success: true, message: released ? 'Released.' : 'Nothing of yours to release.' };
-      },
-    );
+  app.post(
+    AVS_EDITOR_API.release,
+    { onRequest, schema: { body: ReleaseBody, response: { 200: SuccessAnswer, ...ERRORS } } },
+    async (request) => {
+      const { kind, id } = request.body;
+      // An id that is not one is simply not held by the caller: nothing to give back.
+      const released =
+        kind === 'parcel'
+          ? /^[0-9]{1,19}$/.test(id) && (await releaseParcel(ctx.ds, request.caller, id))
+          : /^[0-9a-f-]{36}$/i.test(id) && (await releaseRequest(ctx.ds, request.caller, id));
+      return { success: true, message: released ? 'Released.' : 'Nothing of yours to release.' };
+    },
+  );
 
   // ---------------------------------------------------------------- edits
 
-  for (const url of both('/api/v1.0/addresseditor/address/:id/official'))
+  app.post(
+    '/api/v1.0/addresseditor/address/:id/official',
+    {
+      onRequest,
+      schema: {
+        params: EditorIdParams,
+        body: AddressVersionBody,
+        response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const address = await changeAddress(
+          ctx.ds,
+          edit(request.caller),
+          request.params.id,
+          request.body.version,
+          {
+            kind: 'official',
+          },
+        );
+        return { success: true, address };
+      } catch (error) {
+        return conflict(reply, error, request.id);
+      }
+    },
+  );
+
+  for (const kind of ['accept', 'reject'] as const)
     app.post(
-      url,
+      `/api/v1.0/addresseditor/address/:id/${kind}`,
       {
         onRequest,
         schema: {
           params: EditorIdParams,
-          body: AddressVersionBody,
+          body: QualityBody,
           response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
         },
       },
@@ -199,7 +213,8 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
             request.params.id,
             request.body.version,
             {
-              kind: 'official',
+              kind,
+              quality: request.body.quality,
             },
           );
           return { success: true, address };
@@ -209,127 +224,62 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       },
     );
 
-  for (const kind of ['accept', 'reject'] as const)
-    for (const url of both(`/api/v1.0/addresseditor/address/:id/${kind}`))
-      app.post(
-        url,
-        {
-          onRequest,
-          schema: {
-            params: EditorIdParams,
-            body: QualityBody,
-            response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
-          },
-        },
-        async (request, reply) => {
-          try {
-            const address = await changeAddress(
-              ctx.ds,
-              edit(request.caller),
-              request.params.id,
-              request.body.version,
-              {
-                kind,
-                quality: request.body.quality,
-              },
-            );
-            return { success: true, address };
-          } catch (error) {
-            return conflict(reply, error, request.id);
-          }
-        },
-      );
+  app.post(
+    AVS_EDITOR_API.addAddress,
+    { onRequest, schema: { body: AddAddressBody, response: { 200: AddressEditAnswer, ...EDIT_ERRORS } } },
+    async (request, reply) => {
+      try {
+        return { success: true, address: await addAddress(ctx.ds, edit(request.caller), request.body) };
+      } catch (error) {
+        return conflict(reply, error, request.id);
+      }
+    },
+  );
 
-  for (const url of both(AVS_EDITOR_API.addAddress))
-    app.post(
-      url,
-      { onRequest, schema: { body: AddAddressBody, response: { 200: AddressEditAnswer, ...EDIT_ERRORS } } },
-      async (request, reply) => {
-        try {
-          return { success: true, address: await addAddress(ctx.ds, edit(request.caller), request.body) };
-        } catch (error) {
-          return conflict(reply, error, request.id);
-        }
-      },
-    );
+  app.post(
+    AVS_EDITOR_API.addPoi,
+    { onRequest, schema: { body: AddPoiBody, response: { 200: PoiEditAnswer, ...EDIT_ERRORS } } },
+    async (request, reply) => {
+      try {
+        return { success: true, poi: await addPoi(ctx.ds, edit(request.caller), request.body) };
+      } catch (error) {
+        return conflict(reply, error, request.id);
+      }
+    },
+  );
 
-  for (const url of both(AVS_EDITOR_API.addPoi))
-    app.post(
-      url,
-      { onRequest, schema: { body: AddPoiBody, response: { 200: PoiEditAnswer, ...EDIT_ERRORS } } },
-      async (request, reply) => {
-        try {
-          return { success: true, poi: await addPoi(ctx.ds, edit(request.caller), request.body) };
-        } catch (error) {
-          return conflict(reply, error, request.id);
-        }
+  app.post(
+    '/api/v1.0/addresseditor/poi/:id/detach',
+    {
+      onRequest,
+      schema: {
+        params: EditorIdParams,
+        body: PoiVersionBody,
+        response: { 200: PoiEditAnswer, ...EDIT_ERRORS },
       },
-    );
-
-  for (const url of both('/api/v1.0/addresseditor/poi/:id/detach'))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: EditorIdParams,
-          body: PoiVersionBody,
-          response: { 200: PoiEditAnswer, ...EDIT_ERRORS },
-        },
-      },
-      async (request, reply) => {
-        try {
-          const poi = await detachPoi(ctx.ds, edit(request.caller), request.params.id, request.body.version);
-          return { success: true, poi };
-        } catch (error) {
-          return conflict(reply, error, request.id);
-        }
-      },
-    );
+    },
+    async (request, reply) => {
+      try {
+        const poi = await detachPoi(ctx.ds, edit(request.caller), request.params.id, request.body.version);
+        return { success: true, poi };
+      } catch (error) {
+        return conflict(reply, error, request.id);
+      }
+    },
+  );
 
   for (const kind of ['investigate', 'unaddressable', 'reviewed'] as const)
-    for (const url of both(`/api/v1.0/addresseditor/parcel/:id/${kind}`))
-      app.post(
-        url,
-        {
-          onRequest,
-          schema: {
-            params: EditorIdParams,
-            body: ParcelVersionBody,
-            response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
-          },
-        },
-        async (request, reply) => {
-          try {
-            const parcel = await changeParcel(
-              ctx.ds,
-              edit(request.caller),
-              request.params.id,
-              request.body.version,
-              {
-                kind,
-              },
-            );
-            return { success: true, parcel };
-          } catch (error) {
-            return conflict(reply, error, request.id);
-          }
-        },
-      );
-
-  for (const url of both('/api/v1.0/addresseditor/parcel/:id/validate'))
     app.post(
-      url,
+      `/api/v1.0/addresseditor/parcel/:id/${kind}`,
       {
         onRequest,
         schema: {
           params: EditorIdParams,
-          body: ValidateParcelBody,
+          body: ParcelVersionBody,
           response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
         },
       },
       async (request, reply) => {
-        if (!isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
         try {
           const parcel = await changeParcel(
             ctx.ds,
@@ -337,8 +287,7 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
             request.params.id,
             request.body.version,
             {
-              kind: 'validate',
-              parcelTypeId: request.body.parcelTypeId,
+              kind,
             },
           );
           return { success: true, parcel };
@@ -348,30 +297,59 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       },
     );
 
-  for (const url of both('/api/v1.0/addresseditor/cant_locate/:id/resolve'))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: EditorRequestParams,
-          body: ResolveCantLocateBody,
-          response: { 200: ResolveCantLocateAnswer, ...EDIT_ERRORS },
-        },
+  app.post(
+    '/api/v1.0/addresseditor/parcel/:id/validate',
+    {
+      onRequest,
+      schema: {
+        params: EditorIdParams,
+        body: ValidateParcelBody,
+        response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
       },
-      async (request, reply) => {
-        try {
-          return await resolveCantLocate(
-            ctx.ds,
-            ctx.redis,
-            request.log,
-            request.caller,
-            request.params.id.toLowerCase(),
-            request.body,
-          );
-        } catch (error) {
-          return conflict(reply, error, request.id);
-        }
+    },
+    async (request, reply) => {
+      if (!isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
+      try {
+        const parcel = await changeParcel(
+          ctx.ds,
+          edit(request.caller),
+          request.params.id,
+          request.body.version,
+          {
+            kind: 'validate',
+            parcelTypeId: request.body.parcelTypeId,
+          },
+        );
+        return { success: true, parcel };
+      } catch (error) {
+        return conflict(reply, error, request.id);
+      }
+    },
+  );
+
+  app.post(
+    '/api/v1.0/addresseditor/cant_locate/:id/resolve',
+    {
+      onRequest,
+      schema: {
+        params: EditorRequestParams,
+        body: ResolveCantLocateBody,
+        response: { 200: ResolveCantLocateAnswer, ...EDIT_ERRORS },
       },
-    );
+    },
+    async (request, reply) => {
+      try {
+        return await resolveCantLocate(
+          ctx.ds,
+          ctx.redis,
+          request.log,
+          request.caller,
+          request.params.id.toLowerCase(),
+          request.body,
+        );
+      } catch (error) {
+        return conflict(reply, error, request.id);
+      }
+    },
+  );
 }

@@ -82,12 +82,6 @@ const readyAnswer = (reportId: string, job: PdfJobRow | null) => ({
   error: job?.state === 'failed' ? job.error : null,
 });
 
-/** Both spellings of a path: the spec writes some with a trailing slash and some without. */
-const both = (path: string) => {
-  const bare = path.replace(/\/+$/, '');
-  return [bare, `${bare}/`];
-};
-
 /**
  * The IRiS calls (spec 03 §7 "Requests and IRiS"): create the report of an IRIS request (its risk data
  * computed from the request's point), the imagery step (high-resolution status, the chosen aerial view,
@@ -122,172 +116,166 @@ export async function irisRoutes(
     async () => ({ supportEmail: ctx.config.supportEmail }),
   );
 
-  for (const url of both(IRIS_API.create))
-    app.put(
-      url,
-      {
-        onRequest,
-        schema: {
-          body: IrisCreateBody,
-          response: { 200: IrisCreateAnswer, 201: IrisCreateAnswer, ...ERRORS },
-        },
+  app.put(
+    '/api/v1.0/iris',
+    {
+      onRequest,
+      schema: {
+        body: IrisCreateBody,
+        response: { 200: IrisCreateAnswer, 201: IrisCreateAnswer, ...ERRORS },
       },
-      async (request, reply) => {
-        const { caller } = request;
-        if (!caller.services.includes('iris')) throw forbidden(IRIS_TEXT.noService);
-        const { requestId } = request.body;
-        if (!UUID.test(requestId)) throw badRequest('requestId must be a request id (a UUID).');
-        const [target] = (await ctx.ds.query(
-          `SELECT id, grip_reference, request_type, user_id, address, created_at, status,
+    },
+    async (request, reply) => {
+      const { caller } = request;
+      if (!caller.services.includes('iris')) throw forbidden(IRIS_TEXT.noService);
+      const { requestId } = request.body;
+      if (!UUID.test(requestId)) throw badRequest('requestId must be a request id (a UUID).');
+      const [target] = (await ctx.ds.query(
+        `SELECT id, grip_reference, request_type, user_id, address, created_at, status,
                   ST_Y(point) AS lat, ST_X(point) AS lng
            FROM requests.requests WHERE id = $1`,
-          [requestId],
-        )) as {
-          id: string;
-          grip_reference: string;
-          request_type: string;
-          user_id: string;
-          address: string;
-          created_at: Date;
-          status: string;
-          lat: number | null;
-          lng: number | null;
-        }[];
-        if (!target) throw notFound(IRIS_TEXT.noRequest);
-        if (!mayRead(caller, target.user_id)) throw forbidden(IRIS_TEXT.requestNotYours);
-        if (target.request_type !== 'IRIS') throw badRequest(IRIS_TEXT.notIris(target.request_type));
-        if (target.lat === null || target.lng === null) throw badRequest(IRIS_TEXT.noPoint);
-        const requestAnswer = {
-          _id: target.id,
-          gripReference: target.grip_reference,
-          requestType: target.request_type,
-          status: target.status,
-          address: target.address,
-          created: new Date(target.created_at).toISOString(),
-          coordinates: { lat: target.lat, lng: target.lng },
+        [requestId],
+      )) as {
+        id: string;
+        grip_reference: string;
+        request_type: string;
+        user_id: string;
+        address: string;
+        created_at: Date;
+        status: string;
+        lat: number | null;
+        lng: number | null;
+      }[];
+      if (!target) throw notFound(IRIS_TEXT.noRequest);
+      if (!mayRead(caller, target.user_id)) throw forbidden(IRIS_TEXT.requestNotYours);
+      if (target.request_type !== 'IRIS') throw badRequest(IRIS_TEXT.notIris(target.request_type));
+      if (target.lat === null || target.lng === null) throw badRequest(IRIS_TEXT.noPoint);
+      const requestAnswer = {
+        _id: target.id,
+        gripReference: target.grip_reference,
+        requestType: target.request_type,
+        status: target.status,
+        address: target.address,
+        created: new Date(target.created_at).toISOString(),
+        coordinates: { lat: target.lat, lng: target.lng },
+      };
+      // One report per request: asking again answers the one there is.
+      const existing = await readReportOfRequest(ctx.ds, target.id);
+      if (existing) {
+        return {
+          success: true,
+          request: requestAnswer,
+          report: toIrisReport(existing, await currentJob(ctx.ds, existing)),
         };
-        // One report per request: asking again answers the one there is.
-        const existing = await readReportOfRequest(ctx.ds, target.id);
-        if (existing) {
-          return {
-            success: true,
-            request: requestAnswer,
-            report: toIrisReport(existing, await currentJob(ctx.ds, existing)),
-          };
-        }
-        const point = { lat: roundCoordinate(target.lat), lng: roundCoordinate(target.lng) };
-        const data = await computeRiskReport(ctx.ds, point);
-        await ctx.ds.query(
-          `INSERT INTO iris.reports (request_id, user_id, lat, lng, data) VALUES ($1, $2, $3, $4, $5)
+      }
+      const point = { lat: roundCoordinate(target.lat), lng: roundCoordinate(target.lng) };
+      const data = await computeRiskReport(ctx.ds, point);
+      await ctx.ds.query(
+        `INSERT INTO iris.reports (request_id, user_id, lat, lng, data) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (request_id) DO NOTHING`,
-          [target.id, target.user_id, point.lat, point.lng, JSON.stringify(data)],
-        );
-        const created = await readReportOfRequest(ctx.ds, target.id);
-        if (!created) throw notFound(IRIS_TEXT.noRequest);
-        reply.code(201);
-        return { success: true, request: requestAnswer, report: toIrisReport(created, null) };
-      },
-    );
+        [target.id, target.user_id, point.lat, point.lng, JSON.stringify(data)],
+      );
+      const created = await readReportOfRequest(ctx.ds, target.id);
+      if (!created) throw notFound(IRIS_TEXT.noRequest);
+      reply.code(201);
+      return { success: true, request: requestAnswer, report: toIrisReport(created, null) };
+    },
+  );
 
-  for (const url of both('/api/v1.0/iris/:reportId'))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: ReportIdParams,
-          response: { 200: Type.Object({ success: Type.Boolean(), report: IrisReport }), ...ERRORS },
-        },
-      },
-      async (request) => {
-        const report = await loadReport(request.params.reportId, request.caller);
-        return { success: true, report: toIrisReport(report, await currentJob(ctx.ds, report)) };
-      },
-    );
-
-  for (const url of both('/api/v1.0/iris/:reportId/pdf/canGenerate'))
-    app.get(
-      url,
-      { onRequest, schema: { params: ReportIdParams, response: { 200: CanGenerateAnswer, ...ERRORS } } },
-      async (request) => canGenerate(await loadReport(request.params.reportId, request.caller)),
-    );
-
-  for (const url of both('/api/v1.0/iris/:reportId/:requestId/pdf/generate'))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: Type.Object({
-            reportId: Type.String({ format: 'uuid' }),
-            requestId: Type.String({ format: 'uuid' }),
-          }),
-          response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS },
-        },
-      },
-      async (request) => {
-        const report = await loadReport(request.params.reportId, request.caller);
-        if (report.request_id !== request.params.requestId) throw badRequest(IRIS_TEXT.wrongRequest);
-        if (!canGenerate(report).canGeneratePdf) throw conflict(IRIS_TEXT.notPrepared);
-        const job = await queuePdf(report, request.caller.id);
-        return { success: true, progress: Math.round(job.progress), state: job.state, version: job.version };
-      },
-    );
-
-  for (const url of both('/api/v1.0/iris/:reportId/pdf/ready'))
-    app.get(
-      url,
-      { onRequest, schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } } },
-      async (request) => {
-        const report = await loadReport(request.params.reportId, request.caller);
-        let job = await currentJob(ctx.ds, report);
-        // A queued or running job whose BullMQ job was lost (Redis flushed) is queued again: nothing is lost.
-        if (job && (job.state === 'queued' || job.state === 'running'))
-          job = await queuePdf(report, job.user_id ?? request.caller.id);
-        return readyAnswer(report.id, job);
-      },
-    );
-
-  for (const url of both('/api/v1.0/iris/:reportId/pdf/regenerate'))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: { params: ReportIdParams, response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS } },
-      },
-      async (request) => {
-        const before = await loadReport(request.params.reportId, request.caller);
-        if (!canGenerate(before).canGeneratePdf) throw conflict(IRIS_TEXT.notPrepared);
-        const old = await currentJob(ctx.ds, before);
-        if (old && (old.state === 'queued' || old.state === 'running'))
-          await cancelPdfJob(ctx.ds, ctx.queue, old.id);
-        await ctx.ds.query(
-          'UPDATE iris.reports SET version = version + 1, updated_at = now() WHERE id = $1',
-          [before.id],
-        );
-        const report = (await readReport(ctx.ds, before.id))!;
-        const job = await queuePdf(report, request.caller.id);
-        return { success: true, progress: Math.round(job.progress), state: job.state, version: job.version };
-      },
-    );
-
-  for (const url of both('/api/v1.0/iris/:reportId/pdf/cancel'))
-    app.route({
-      method: ['GET', 'POST'],
-      url,
+  app.get(
+    '/api/v1.0/iris/:reportId',
+    {
       onRequest,
-      schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } },
-      handler: async (request) => {
-        const { reportId } = request.params as { reportId: string };
-        const report = await loadReport(reportId, request.caller);
-        const job = await currentJob(ctx.ds, report);
-        const after = job ? await cancelPdfJob(ctx.ds, ctx.queue, job.id) : null;
-        return readyAnswer(report.id, after);
+      schema: {
+        params: ReportIdParams,
+        response: { 200: Type.Object({ success: Type.Boolean(), report: IrisReport }), ...ERRORS },
       },
-    });
+    },
+    async (request) => {
+      const report = await loadReport(request.params.reportId, request.caller);
+      return { success: true, report: toIrisReport(report, await currentJob(ctx.ds, report)) };
+    },
+  );
 
-  for (const url of both('/api/v1.0/iris/:reportId/pdf/download'))
-    app.get(url, { onRequest, schema: { params: ReportIdParams } }, async (request, reply) => {
+  app.get(
+    '/api/v1.0/iris/:reportId/pdf/canGenerate',
+    { onRequest, schema: { params: ReportIdParams, response: { 200: CanGenerateAnswer, ...ERRORS } } },
+    async (request) => canGenerate(await loadReport(request.params.reportId, request.caller)),
+  );
+
+  app.get(
+    '/api/v1.0/iris/:reportId/:requestId/pdf/generate',
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({
+          reportId: Type.String({ format: 'uuid' }),
+          requestId: Type.String({ format: 'uuid' }),
+        }),
+        response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const report = await loadReport(request.params.reportId, request.caller);
+      if (report.request_id !== request.params.requestId) throw badRequest(IRIS_TEXT.wrongRequest);
+      if (!canGenerate(report).canGeneratePdf) throw conflict(IRIS_TEXT.notPrepared);
+      const job = await queuePdf(report, request.caller.id);
+      return { success: true, progress: Math.round(job.progress), state: job.state, version: job.version };
+    },
+  );
+
+  app.get(
+    '/api/v1.0/iris/:reportId/pdf/ready',
+    { onRequest, schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } } },
+    async (request) => {
+      const report = await loadReport(request.params.reportId, request.caller);
+      let job = await currentJob(ctx.ds, report);
+      // A queued or running job whose BullMQ job was lost (Redis flushed) is queued again: nothing is lost.
+      if (job && (job.state === 'queued' || job.state === 'running'))
+        job = await queuePdf(report, job.user_id ?? request.caller.id);
+      return readyAnswer(report.id, job);
+    },
+  );
+
+  app.get(
+    '/api/v1.0/iris/:reportId/pdf/regenerate',
+    {
+      onRequest,
+      schema: { params: ReportIdParams, response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const before = await loadReport(request.params.reportId, request.caller);
+      if (!canGenerate(before).canGeneratePdf) throw conflict(IRIS_TEXT.notPrepared);
+      const old = await currentJob(ctx.ds, before);
+      if (old && (old.state === 'queued' || old.state === 'running'))
+        await cancelPdfJob(ctx.ds, ctx.queue, old.id);
+      await ctx.ds.query('UPDATE iris.reports SET version = version + 1, updated_at = now() WHERE id = $1', [
+        before.id,
+      ]);
+      const report = (await readReport(ctx.ds, before.id))!;
+      const job = await queuePdf(report, request.caller.id);
+      return { success: true, progress: Math.round(job.progress), state: job.state, version: job.version };
+    },
+  );
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/v1.0/iris/:reportId/pdf/cancel',
+    onRequest,
+    schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } },
+    handler: async (request) => {
+      const { reportId } = request.params as { reportId: string };
+      const report = await loadReport(reportId, request.caller);
+      const job = await currentJob(ctx.ds, report);
+      const after = job ? await cancelPdfJob(ctx.ds, ctx.queue, job.id) : null;
+      return readyAnswer(report.id, after);
+    },
+  });
+
+  app.get(
+    '/api/v1.0/iris/:reportId/pdf/download',
+    { onRequest, schema: { params: ReportIdParams } },
+    async (request, reply) => {
       const report = await loadReport(request.params.reportId, request.caller);
       const job = await latestDonePdf(ctx.ds, report.id);
       const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
@@ -298,103 +286,101 @@ export async function irisRoutes(
         .header('content-disposition', `attachment; filename="IRiS-${report.grip_reference}.pdf"`)
         .header('cache-control', 'private, no-cache')
         .send(file.stream);
-    });
+    },
+  );
 
-  for (const url of both('/api/v1.0/iris/:reportId/imagery/clean'))
-    app.route({
-      method: ['GET', 'POST'],
-      url,
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/v1.0/iris/:reportId/imagery/clean',
+    onRequest,
+    schema: { params: ReportIdParams, response: { 200: SuccessAnswer, ...ERRORS } },
+    handler: async (request) => {
+      const { reportId } = request.params as { reportId: string };
+      const report = await loadReport(reportId, request.caller);
+      // Spec 03 §4 step 6: closing the report deletes the server's images (the PDFs made stay).
+      const keys = AERIAL_VIEW_IDS.map((view) => aerialKey(report.id, view));
+      await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => false)));
+      await ctx.ds.query('UPDATE iris.reports SET aerial_key = NULL, updated_at = now() WHERE id = $1', [
+        report.id,
+      ]);
+      return { success: true };
+    },
+  });
+
+  app.post(
+    '/api/v1.0/iris/:reportId/imagery/highres/:status',
+    {
       onRequest,
-      schema: { params: ReportIdParams, response: { 200: SuccessAnswer, ...ERRORS } },
-      handler: async (request) => {
-        const { reportId } = request.params as { reportId: string };
-        const report = await loadReport(reportId, request.caller);
-        // Spec 03 §4 step 6: closing the report deletes the server's images (the PDFs made stay).
-        const keys = AERIAL_VIEW_IDS.map((view) => aerialKey(report.id, view));
-        await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => false)));
-        await ctx.ds.query('UPDATE iris.reports SET aerial_key = NULL, updated_at = now() WHERE id = $1', [
-          report.id,
-        ]);
-        return { success: true };
+      schema: {
+        params: Type.Object({
+          reportId: Type.String({ format: 'uuid' }),
+          status: literalUnion(HIGH_RES_STATUSES),
+        }),
+        body: Type.Optional(HighResBody),
+        response: { 200: SuccessAnswer, ...ERRORS },
       },
-    });
-
-  for (const url of both('/api/v1.0/iris/:reportId/imagery/highres/:status'))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: Type.Object({
-            reportId: Type.String({ format: 'uuid' }),
-            status: literalUnion(HIGH_RES_STATUSES),
-          }),
-          body: Type.Optional(HighResBody),
-          response: { 200: SuccessAnswer, ...ERRORS },
-        },
-      },
-      async (request) => {
-        const report = await loadReport(request.params.reportId, request.caller);
-        const status = Number(request.params.status) as HighResStatus;
-        const counts = request.body?.counts ?? {};
-        const values = Object.values(counts).filter((n): n is number => typeof n === 'number');
-        // Spec 03 §4: the most common status is sent; a status the counts contradict is refused.
-        if (values.length > 0 && (counts[status] ?? 0) < Math.max(...values))
-          throw badRequest(IRIS_TEXT.notMostCommon(status));
-        await ctx.ds.query(
-          `UPDATE iris.reports SET high_res_status = $2, high_res_counts = $3, imagery_at = now(), updated_at = now()
+    },
+    async (request) => {
+      const report = await loadReport(request.params.reportId, request.caller);
+      const status = Number(request.params.status) as HighResStatus;
+      const counts = request.body?.counts ?? {};
+      const values = Object.values(counts).filter((n): n is number => typeof n === 'number');
+      // Spec 03 §4: the most common status is sent; a status the counts contradict is refused.
+      if (values.length > 0 && (counts[status] ?? 0) < Math.max(...values))
+        throw badRequest(IRIS_TEXT.notMostCommon(status));
+      await ctx.ds.query(
+        `UPDATE iris.reports SET high_res_status = $2, high_res_counts = $3, imagery_at = now(), updated_at = now()
            WHERE id = $1`,
-          [report.id, status, JSON.stringify(counts)],
-        );
-        return { success: true };
-      },
-    );
+        [report.id, status, JSON.stringify(counts)],
+      );
+      return { success: true };
+    },
+  );
 
   app.addContentTypeParser(
     ['image/jpeg', 'image/png'],
     { parseAs: 'buffer', bodyLimit: AERIAL_MAX_BYTES },
     (_request, body, done) => done(null, body),
   );
-  for (const url of both('/api/v1.0/iris/:reportId/aerial/:viewId'))
-    app.post(
-      url,
-      {
-        onRequest,
-        bodyLimit: AERIAL_MAX_BYTES,
-        schema: {
-          params: Type.Object({
-            reportId: Type.String({ format: 'uuid' }),
-            viewId: literalUnion(AERIAL_VIEW_IDS),
-          }),
-          response: { 200: SuccessAnswer, 415: ErrorAnswer, ...ERRORS },
-        },
+  app.post(
+    '/api/v1.0/iris/:reportId/aerial/:viewId',
+    {
+      onRequest,
+      bodyLimit: AERIAL_MAX_BYTES,
+      schema: {
+        params: Type.Object({
+          reportId: Type.String({ format: 'uuid' }),
+          viewId: literalUnion(AERIAL_VIEW_IDS),
+        }),
+        response: { 200: SuccessAnswer, 415: ErrorAnswer, ...ERRORS },
       },
-      async (request) => {
-        const report = await loadReport(request.params.reportId, request.caller);
-        if (!Buffer.isBuffer(request.body)) throw badRequest(IRIS_TEXT.badImage);
-        // Magic bytes and size are checked by decoding; the stored picture is re-encoded, never the upload.
-        let jpeg: Buffer;
-        try {
-          const image = sharp(request.body, { limitInputPixels: AERIAL_MAX_SIDE * AERIAL_MAX_SIDE });
-          const meta = await image.metadata();
-          if (meta.format !== 'jpeg' && meta.format !== 'png') throw badRequest(IRIS_TEXT.badImage);
-          if ((meta.width ?? 0) > AERIAL_MAX_SIDE || (meta.height ?? 0) > AERIAL_MAX_SIDE)
-            throw badRequest(IRIS_TEXT.imageTooLarge);
-          jpeg = await image.rotate().jpeg({ quality: 85 }).toBuffer();
-        } catch (err) {
-          if (err instanceof Error && 'statusCode' in err) throw err;
-          throw badRequest(IRIS_TEXT.badImage);
-        }
-        const viewId = String(request.params.viewId);
-        const key = aerialKey(report.id, viewId);
-        await ctx.storage.put(key, jpeg, { contentType: 'image/jpeg' });
-        await ctx.ds.query(
-          'UPDATE iris.reports SET aerial_view = $2, aerial_key = $3, updated_at = now() WHERE id = $1',
-          [report.id, viewId, key],
-        );
-        return { success: true };
-      },
-    );
+    },
+    async (request) => {
+      const report = await loadReport(request.params.reportId, request.caller);
+      if (!Buffer.isBuffer(request.body)) throw badRequest(IRIS_TEXT.badImage);
+      // Magic bytes and size are checked by decoding; the stored picture is re-encoded, never the upload.
+      let jpeg: Buffer;
+      try {
+        const image = sharp(request.body, { limitInputPixels: AERIAL_MAX_SIDE * AERIAL_MAX_SIDE });
+        const meta = await image.metadata();
+        if (meta.format !== 'jpeg' && meta.format !== 'png') throw badRequest(IRIS_TEXT.badImage);
+        if ((meta.width ?? 0) > AERIAL_MAX_SIDE || (meta.height ?? 0) > AERIAL_MAX_SIDE)
+          throw badRequest(IRIS_TEXT.imageTooLarge);
+        jpeg = await image.rotate().jpeg({ quality: 85 }).toBuffer();
+      } catch (err) {
+        if (err instanceof Error && 'statusCode' in err) throw err;
+        throw badRequest(IRIS_TEXT.badImage);
+      }
+      const viewId = String(request.params.viewId);
+      const key = aerialKey(report.id, viewId);
+      await ctx.storage.put(key, jpeg, { contentType: 'image/jpeg' });
+      await ctx.ds.query(
+        'UPDATE iris.reports SET aerial_view = $2, aerial_key = $3, updated_at = now() WHERE id = $1',
+        [report.id, viewId, key],
+      );
+      return { success: true };
+    },
+  );
 }
 
 /** Where the chosen aerial picture of a report is kept. */

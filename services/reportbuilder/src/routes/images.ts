@@ -69,11 +69,6 @@ export const IMAGES_TEXT = {
   badId: 'Identifiers hold only letters, digits, "_" and "-" (1 to 64 characters).',
 } as const;
 
-const both = (path: string) => {
-  const bare = path.replace(/\/+$/, '');
-  return [bare, `${bare}/`];
-};
-
 const BASE = '/api/v1.0/reportbuilder';
 const ROUTE = {
   image: REPORTBUILDER_API.image,
@@ -171,30 +166,31 @@ export async function imageRoutes(
 
   // ---------------------------------------------------------------------------------- paste (PNG only)
 
-  for (const url of both(ROUTE.image))
-    app.post(
-      url,
-      {
-        onRequest,
-        bodyLimit: ctx.bodyLimit,
-        schema: { body: ImageBody, response: { 200: ImageAnswer, ...ERRORS } },
-      },
-      async (request) => {
-        const { requestID, base64Data, type } = request.body;
-        const target = parseTargetType(type);
-        const png = await decodeImage(base64Bytes(base64Data), ['png'], limits);
-        const name = imageFileName(target, 'base');
-        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
-          await storage.put(imageKey(id, name), png.data, { contentType: 'image/png' });
-          return { success: true, image: stored(id, name, png) };
-        });
-      },
-    );
+  app.post(
+    ROUTE.image,
+    {
+      onRequest,
+      bodyLimit: ctx.bodyLimit,
+      schema: { body: ImageBody, response: { 200: ImageAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const { requestID, base64Data, type } = request.body;
+      const target = parseTargetType(type);
+      const png = await decodeImage(base64Bytes(base64Data), ['png'], limits);
+      const name = imageFileName(target, 'base');
+      return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+        await storage.put(imageKey(id, name), png.data, { contentType: 'image/png' });
+        return { success: true, image: stored(id, name, png) };
+      });
+    },
+  );
 
   // ------------------------------------------------------------------------------ upload (JPEG or PNG)
 
-  for (const url of both(ROUTE.upload))
-    app.post(url, { onRequest, schema: { response: { 200: ImageAnswer, ...ERRORS } } }, async (request) => {
+  app.post(
+    ROUTE.upload,
+    { onRequest, schema: { response: { 200: ImageAnswer, ...ERRORS } } },
+    async (request) => {
       if (!request.isMultipart()) throw badRequest(IMAGES_TEXT.sendFile);
       let requestID: string | undefined;
       let file: Buffer | undefined;
@@ -244,107 +240,104 @@ export async function imageRoutes(
           );
         throw error;
       });
-    });
+    },
+  );
 
   // ------------------------------------------------------------------------------------------------ crop
 
-  for (const url of both(ROUTE.crop))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: { body: CropImageBody, response: { 200: CropAnswer, ...ERRORS } },
-      },
-      async (request) => {
-        const { requestID, image, sectionID, type, x, y, width, height } = request.body;
-        const source = sourceName(image);
-        if (!isImageFileName(source) || (!isUploadFileName(source) && !targetOfBaseName(source)))
-          throw badRequest(IMAGES_TEXT.badSource(image));
-        let target: ImageTarget | null = type ? parseTargetType(type) : targetOfBaseName(source);
-        if (!target && sectionID !== undefined) {
-          target = targetOf('section', sectionID);
-          if (!target) throw badRequest(IMAGES_TEXT.badId);
-        }
-        if (!target) throw badRequest(IMAGES_TEXT.noTarget);
-        const goal = target;
-        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
-          const original = await storage.get(imageKey(id, source));
-          if (!original) throw notFound(IMAGES_TEXT.noSource(image));
-          const crop = await cropImage(original.data, { x, y, width, height }, limits);
-          const cropped = imageFileName(goal, 'cropped');
-          const compressed = imageFileName(goal, 'compressed');
-          await putAll(storage, [
-            { key: imageKey(id, cropped), data: crop.png, contentType: imageContentType('cropped') },
-            { key: imageKey(id, compressed), data: crop.jpeg, contentType: imageContentType('compressed') },
-          ]);
-          return {
-            success: true,
-            image: stored(id, cropped, crop),
-            compressed: stored(id, compressed, {
-              width: crop.compressedWidth,
-              height: crop.compressedHeight,
-            }),
-          };
-        });
-      },
-    );
+  app.post(
+    ROUTE.crop,
+    {
+      onRequest,
+      schema: { body: CropImageBody, response: { 200: CropAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const { requestID, image, sectionID, type, x, y, width, height } = request.body;
+      const source = sourceName(image);
+      if (!isImageFileName(source) || (!isUploadFileName(source) && !targetOfBaseName(source)))
+        throw badRequest(IMAGES_TEXT.badSource(image));
+      let target: ImageTarget | null = type ? parseTargetType(type) : targetOfBaseName(source);
+      if (!target && sectionID !== undefined) {
+        target = targetOf('section', sectionID);
+        if (!target) throw badRequest(IMAGES_TEXT.badId);
+      }
+      if (!target) throw badRequest(IMAGES_TEXT.noTarget);
+      const goal = target;
+      return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+        const original = await storage.get(imageKey(id, source));
+        if (!original) throw notFound(IMAGES_TEXT.noSource(image));
+        const crop = await cropImage(original.data, { x, y, width, height }, limits);
+        const cropped = imageFileName(goal, 'cropped');
+        const compressed = imageFileName(goal, 'compressed');
+        await putAll(storage, [
+          { key: imageKey(id, cropped), data: crop.png, contentType: imageContentType('cropped') },
+          { key: imageKey(id, compressed), data: crop.jpeg, contentType: imageContentType('compressed') },
+        ]);
+        return {
+          success: true,
+          image: stored(id, cropped, crop),
+          compressed: stored(id, compressed, {
+            width: crop.compressedWidth,
+            height: crop.compressedHeight,
+          }),
+        };
+      });
+    },
+  );
 
   // ------------------------------------------------------------------------------------------------ copy
 
-  for (const url of both(ROUTE.copy))
-    app.post(
-      url,
-      { onRequest, schema: { body: CopyImageBody, response: { 200: CopyAnswer, ...ERRORS } } },
-      async (request) => {
-        const { requestID, sectionID, buildingID } = request.body;
-        // With buildingID: the section's image becomes the building's; without: the property's the section's.
-        const from = buildingID === undefined ? targetOf('property') : targetOf('section', sectionID);
-        const to =
-          buildingID === undefined
-            ? targetOf('section', sectionID)
-            : targetOf('building', sectionID, buildingID);
-        if (!from || !to) throw badRequest(IMAGES_TEXT.badId);
-        return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
-          const sources = await Promise.all(
-            VARIANTS.map(async (variant) => ({
-              variant,
-              object: await storage.get(imageKey(id, imageFileName(from, variant))),
-            })),
-          );
-          if (!sources.find((s) => s.variant === 'cropped')?.object)
-            throw notFound(IMAGES_TEXT.nothingToCopy);
-          const files = sources
-            .filter((s) => s.object)
-            .map((s) => ({
-              key: imageKey(id, imageFileName(to, s.variant)),
-              data: s.object!.data,
-              contentType: imageContentType(s.variant),
-            }));
-          await putAll(storage, files);
-          return { success: true, copied: files.map((f) => imageUrl(id, f.key.split('/').pop()!)) };
-        });
-      },
-    );
+  app.post(
+    ROUTE.copy,
+    { onRequest, schema: { body: CopyImageBody, response: { 200: CopyAnswer, ...ERRORS } } },
+    async (request) => {
+      const { requestID, sectionID, buildingID } = request.body;
+      // With buildingID: the section's image becomes the building's; without: the property's the section's.
+      const from = buildingID === undefined ? targetOf('property') : targetOf('section', sectionID);
+      const to =
+        buildingID === undefined
+          ? targetOf('section', sectionID)
+          : targetOf('building', sectionID, buildingID);
+      if (!from || !to) throw badRequest(IMAGES_TEXT.badId);
+      return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
+        const sources = await Promise.all(
+          VARIANTS.map(async (variant) => ({
+            variant,
+            object: await storage.get(imageKey(id, imageFileName(from, variant))),
+          })),
+        );
+        if (!sources.find((s) => s.variant === 'cropped')?.object) throw notFound(IMAGES_TEXT.nothingToCopy);
+        const files = sources
+          .filter((s) => s.object)
+          .map((s) => ({
+            key: imageKey(id, imageFileName(to, s.variant)),
+            data: s.object!.data,
+            contentType: imageContentType(s.variant),
+          }));
+        await putAll(storage, files);
+        return { success: true, copied: files.map((f) => imageUrl(id, f.key.split('/').pop()!)) };
+      });
+    },
+  );
 
   // ------------------------------------------------------------------------------------------- rearrange
 
-  for (const url of both(ROUTE.rearrange))
-    app.post(
-      url,
-      { onRequest, schema: { body: RearrangeImagesBody, response: { 200: ThumbnailsAnswer, ...ERRORS } } },
-      async (request) => {
-        const { requestID, sourceIndex, destinationIndex } = request.body;
-        return withImageEdit(ds, requestID, request.caller, async (em, id) => {
-          const uploads = await uploadsOf(em, id);
-          if (sourceIndex >= uploads.length || destinationIndex >= uploads.length)
-            throw badRequest(IMAGES_TEXT.badIndex(uploads.length));
-          const [moved] = uploads.splice(sourceIndex, 1);
-          uploads.splice(destinationIndex, 0, moved!);
-          await setUploads(em, id, uploads);
-          return thumbnailsAnswer(id, uploads);
-        });
-      },
-    );
+  app.post(
+    ROUTE.rearrange,
+    { onRequest, schema: { body: RearrangeImagesBody, response: { 200: ThumbnailsAnswer, ...ERRORS } } },
+    async (request) => {
+      const { requestID, sourceIndex, destinationIndex } = request.body;
+      return withImageEdit(ds, requestID, request.caller, async (em, id) => {
+        const uploads = await uploadsOf(em, id);
+        if (sourceIndex >= uploads.length || destinationIndex >= uploads.length)
+          throw badRequest(IMAGES_TEXT.badIndex(uploads.length));
+        const [moved] = uploads.splice(sourceIndex, 1);
+        uploads.splice(destinationIndex, 0, moved!);
+        await setUploads(em, id, uploads);
+        return thumbnailsAnswer(id, uploads);
+      });
+    },
+  );
 
   // ------------------------------------------------------------------------------------------ thumbnails
 
@@ -358,62 +351,60 @@ export async function imageRoutes(
     })),
   });
 
-  for (const url of both(ROUTE.thumbnails))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: Type.Object({ requestID: Type.String({ maxLength: 64 }) }),
-          response: { 200: ThumbnailsAnswer, ...ERRORS },
-        },
+  app.get(
+    ROUTE.thumbnails,
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({ requestID: Type.String({ maxLength: 64 }) }),
+        response: { 200: ThumbnailsAnswer, ...ERRORS },
       },
-      async (request) => {
-        const id = await checkImageRead(ds, request.params.requestID, request.caller);
-        const uploads = await uploadsOf(ds, id);
-        // A thumbnail lost from the storage is made again (once) from its picture.
-        for (const name of uploads) {
-          const key = imageKey(id, uploadThumbnailName(name));
-          if (await storage.exists(key)) continue;
-          const picture = await storage.get(imageKey(id, name));
-          if (picture)
-            await storage.put(key, await thumbnail(picture.data, limits), { contentType: 'image/jpeg' });
-        }
-        return thumbnailsAnswer(id, uploads);
-      },
-    );
+    },
+    async (request) => {
+      const id = await checkImageRead(ds, request.params.requestID, request.caller);
+      const uploads = await uploadsOf(ds, id);
+      // A thumbnail lost from the storage is made again (once) from its picture.
+      for (const name of uploads) {
+        const key = imageKey(id, uploadThumbnailName(name));
+        if (await storage.exists(key)) continue;
+        const picture = await storage.get(imageKey(id, name));
+        if (picture)
+          await storage.put(key, await thumbnail(picture.data, limits), { contentType: 'image/jpeg' });
+      }
+      return thumbnailsAnswer(id, uploads);
+    },
+  );
 
   // ---------------------------------------------------------------------------------------------- exists
 
-  for (const url of both(ROUTE.exists))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: Type.Object({
-            requestID: Type.String({ maxLength: 64 }),
-            type: Type.String({ maxLength: 64 }),
-            first: Type.String({ maxLength: 64 }),
-            second: Type.String({ maxLength: 64 }),
-            third: Type.String({ maxLength: 64 }),
-          }),
-          response: { 200: Type.Boolean(), ...ERRORS },
-        },
+  app.get(
+    ROUTE.exists,
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({
+          requestID: Type.String({ maxLength: 64 }),
+          type: Type.String({ maxLength: 64 }),
+          first: Type.String({ maxLength: 64 }),
+          second: Type.String({ maxLength: 64 }),
+          third: Type.String({ maxLength: 64 }),
+        }),
+        response: { 200: Type.Boolean(), ...ERRORS },
       },
-      async (request) => {
-        const { requestID, type, first, second, third } = request.params;
-        const target = targetOf(type, first, second, third);
-        if (!target) throw badRequest(IMAGES_TEXT.badId);
-        const id = await checkImageRead(ds, requestID, request.caller);
-        return storage.exists(imageKey(id, imageFileName(target, 'cropped')));
-      },
-    );
+    },
+    async (request) => {
+      const { requestID, type, first, second, third } = request.params;
+      const target = targetOf(type, first, second, third);
+      if (!target) throw badRequest(IMAGES_TEXT.badId);
+      const id = await checkImageRead(ds, requestID, request.caller);
+      return storage.exists(imageKey(id, imageFileName(target, 'cropped')));
+    },
+  );
 
   // ---------------------------------------------------------------------------------------------- delete
 
   const IdParams = { requestID: Type.String({ maxLength: 64 }), sectionID: Type.String({ maxLength: 64 }) };
-  for (const url of [...both(ROUTE.deleteSection), ...both(ROUTE.deleteBuilding)])
+  for (const url of [ROUTE.deleteSection, ROUTE.deleteBuilding])
     app.delete(
       url,
       {

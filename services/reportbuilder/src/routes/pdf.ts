@@ -78,11 +78,6 @@ const ROUTE = {
 export const saviReadyPath = (requestID: string) =>
   `${BASE}/report/${encodeURIComponent(requestID)}/pdf/ready`;
 
-const both = (path: string) => {
-  const bare = path.replace(/\/+$/, '');
-  return [bare, `${bare}/`];
-};
-
 const FINISHED: readonly string[] = ['done', 'failed', 'cancelled'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -126,87 +121,84 @@ export async function pdfRoutes(
     error: job.state === 'failed' ? job.error : null,
   });
 
-  for (const url of both(ROUTE.generate))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: Type.Object({
-            requestID: RequestIdString,
-            country: Type.String({ maxLength: 100 }),
-            group: Type.String({ maxLength: 200 }),
-          }),
-          querystring: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60 })) }),
-          response: { 200: GeneratePdfAnswer, ...ERRORS },
-        },
+  app.get(
+    ROUTE.generate,
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({
+          requestID: RequestIdString,
+          country: Type.String({ maxLength: 100 }),
+          group: Type.String({ maxLength: 200 }),
+        }),
+        querystring: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60 })) }),
+        response: { 200: GeneratePdfAnswer, ...ERRORS },
       },
-      async (request) => {
-        const { requestID, country } = request.params;
-        if (country.trim().toLowerCase() !== 'south africa') throw badRequest(PDF_TEXT.country(country));
-        // The group in the path is the remote's; the totals (and the PDF) use the request's own group.
-        const state = await read(requestID, request.caller);
-        let job = await queuePdf(state, request.caller.id);
-        const waitMs = request.query.wait === undefined ? ctx.config.pdfWaitMs : request.query.wait * 1000;
-        const deadline = Date.now() + waitMs;
-        while (!FINISHED.includes(job.state) && Date.now() < deadline) {
-          await sleep(Math.min(150, Math.max(0, deadline - Date.now())));
-          job = (await readPdfJob(ctx.ds, job.id)) ?? job;
-        }
-        return generateAnswer(state.request.id, job);
-      },
-    );
+    },
+    async (request) => {
+      const { requestID, country } = request.params;
+      if (country.trim().toLowerCase() !== 'south africa') throw badRequest(PDF_TEXT.country(country));
+      // The group in the path is the remote's; the totals (and the PDF) use the request's own group.
+      const state = await read(requestID, request.caller);
+      let job = await queuePdf(state, request.caller.id);
+      const waitMs = request.query.wait === undefined ? ctx.config.pdfWaitMs : request.query.wait * 1000;
+      const deadline = Date.now() + waitMs;
+      while (!FINISHED.includes(job.state) && Date.now() < deadline) {
+        await sleep(Math.min(150, Math.max(0, deadline - Date.now())));
+        job = (await readPdfJob(ctx.ds, job.id)) ?? job;
+      }
+      return generateAnswer(state.request.id, job);
+    },
+  );
 
-  for (const url of both(ROUTE.ready))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: SaviReadyAnswer, ...ERRORS } } },
-      async (request) => {
-        const state = await read(request.params.requestID, request.caller);
-        let job = await currentSaviJob(ctx.ds, state);
-        // A queued or running job whose BullMQ job was lost (Redis flushed) is queued again: nothing is lost.
-        if (job && (job.state === 'queued' || job.state === 'running'))
-          job = await queuePdf(state, job.user_id ?? request.caller.id);
-        const done = await latestDoneSaviPdf(ctx.ds, state.request.id);
-        return {
-          success: true,
-          pdfReady: job?.state === 'done',
-          pdfUrl: done ? saviDownloadPath(state.request.id) : null,
-          progress: job ? Math.round(job.progress) : 0,
-          state: (job?.state ?? 'none') as PdfState,
-          error: job?.state === 'failed' ? job.error : null,
-          version: versionOf(state),
-          pdfVersion: done?.version ?? null,
-        };
-      },
-    );
+  app.get(
+    ROUTE.ready,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: SaviReadyAnswer, ...ERRORS } } },
+    async (request) => {
+      const state = await read(request.params.requestID, request.caller);
+      let job = await currentSaviJob(ctx.ds, state);
+      // A queued or running job whose BullMQ job was lost (Redis flushed) is queued again: nothing is lost.
+      if (job && (job.state === 'queued' || job.state === 'running'))
+        job = await queuePdf(state, job.user_id ?? request.caller.id);
+      const done = await latestDoneSaviPdf(ctx.ds, state.request.id);
+      return {
+        success: true,
+        pdfReady: job?.state === 'done',
+        pdfUrl: done ? saviDownloadPath(state.request.id) : null,
+        progress: job ? Math.round(job.progress) : 0,
+        state: (job?.state ?? 'none') as PdfState,
+        error: job?.state === 'failed' ? job.error : null,
+        version: versionOf(state),
+        pdfVersion: done?.version ?? null,
+      };
+    },
+  );
 
-  for (const url of both(ROUTE.download))
-    app.get(
-      url,
-      {
-        onRequest,
-        schema: {
-          params: RequestIdParams,
-          querystring: Type.Object({ inline: Type.Optional(Type.Boolean()) }),
-        },
+  app.get(
+    ROUTE.download,
+    {
+      onRequest,
+      schema: {
+        params: RequestIdParams,
+        querystring: Type.Object({ inline: Type.Optional(Type.Boolean()) }),
       },
-      async (request, reply) => {
-        const state = await read(request.params.requestID, request.caller);
-        const job = await latestDoneSaviPdf(ctx.ds, state.request.id);
-        const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
-        if (!job || !file) throw notFound(PDF_TEXT.notReady);
-        const name = await saviFileName(ctx.ds, state, job.finished_at ?? new Date());
-        const disposition = attachmentHeader(name);
-        return reply
-          .header('content-type', 'application/pdf')
-          .header('content-length', String(file.info.size))
-          .header(
-            'content-disposition',
-            request.query.inline ? disposition.replace(/^attachment/, 'inline') : disposition,
-          )
-          .header('cache-control', 'private, no-cache')
-          .send(file.stream);
-      },
-    );
+    },
+    async (request, reply) => {
+      const state = await read(request.params.requestID, request.caller);
+      const job = await latestDoneSaviPdf(ctx.ds, state.request.id);
+      const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
+      if (!job || !file) throw notFound(PDF_TEXT.notReady);
+      const name = await saviFileName(ctx.ds, state, job.finished_at ?? new Date());
+      const disposition = attachmentHeader(name);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-length', String(file.info.size))
+        .header(
+          'content-disposition',
+          request.query.inline ? disposition.replace(/^attachment/, 'inline') : disposition,
+        )
+        .header('cache-control', 'private, no-cache')
+        .send(file.stream);
+    },
+  );
 }

@@ -60,12 +60,6 @@ export const SAVE_TEXT = {
     `The sections cannot be saved: ${count === 1 ? 'one problem' : `${count} problems`} (see messages).`,
 } as const;
 
-/** Both spellings of a path: the spec writes some with a trailing slash and some without. */
-const both = (path: string) => {
-  const bare = path.replace(/\/+$/, '');
-  return [bare, `${bare}/`];
-};
-
 const BASE = '/api/v1.0/reportbuilder';
 const ROUTE = {
   sections: `${BASE}/sections/:requestID`,
@@ -151,255 +145,239 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   // ------------------------------------------------------------------------------------------ sections
 
-  for (const url of both(ROUTE.sections))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: SectionsAnswer, ...ERRORS } } },
-      async (request) => sectionsAnswer(await read(request.params.requestID, request.caller), request.caller),
-    );
+  app.get(
+    ROUTE.sections,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: SectionsAnswer, ...ERRORS } } },
+    async (request) => sectionsAnswer(await read(request.params.requestID, request.caller), request.caller),
+  );
 
-  for (const url of both(ROUTE.saveSections))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: { body: SaveSectionsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
-      },
-      async (request, reply) => {
-        const { ID, sections, comment, version } = request.body;
-        try {
-          const after = await save(ID, request.caller, version, 'sections', (state) => {
-            const problems = sectionsProblems(sections as ReportSections, sectionsOf(state));
-            if (problems.length > 0) throw badRequest(SAVE_TEXT.sections(problems.length), problems);
-            const change: ReportChange = { sections: Object.entries(sections as ReportSections) };
-            if (comment !== undefined) {
-              change.comments = comment;
-              change.comments_user_id = request.caller.id;
-            }
-            return change;
-          });
-          return sectionsAnswer(after, request.caller);
-        } catch (error) {
-          return conflictReply(reply, error, request.id, sectionsAnswer);
-        }
-      },
-    );
+  app.post(
+    ROUTE.saveSections,
+    {
+      onRequest,
+      schema: { body: SaveSectionsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
+    },
+    async (request, reply) => {
+      const { ID, sections, comment, version } = request.body;
+      try {
+        const after = await save(ID, request.caller, version, 'sections', (state) => {
+          const problems = sectionsProblems(sections as ReportSections, sectionsOf(state));
+          if (problems.length > 0) throw badRequest(SAVE_TEXT.sections(problems.length), problems);
+          const change: ReportChange = { sections: Object.entries(sections as ReportSections) };
+          if (comment !== undefined) {
+            change.comments = comment;
+            change.comments_user_id = request.caller.id;
+          }
+          return change;
+        });
+        return sectionsAnswer(after, request.caller);
+      } catch (error) {
+        return conflictReply(reply, error, request.id, sectionsAnswer);
+      }
+    },
+  );
 
   // ------------------------------------------------------------------------------- comments and note
 
-  for (const url of both(ROUTE.comments))
-    app.get(
-      url,
-      { onRequest, schema: { querystring: ReportIdQuery, response: { 200: CommentsAnswer, ...ERRORS } } },
-      async (request) => commentsAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
-    );
-  for (const url of both(ROUTE.commentsOf))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: CommentsAnswer, ...ERRORS } } },
-      async (request) => commentsAnswer(await read(request.params.requestID, request.caller)),
-    );
+  app.get(
+    ROUTE.comments,
+    { onRequest, schema: { querystring: ReportIdQuery, response: { 200: CommentsAnswer, ...ERRORS } } },
+    async (request) => commentsAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
+  );
+  app.get(
+    ROUTE.commentsOf,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: CommentsAnswer, ...ERRORS } } },
+    async (request) => commentsAnswer(await read(request.params.requestID, request.caller)),
+  );
   for (const path of [ROUTE.comments, ROUTE.commentsOf])
-    for (const url of both(path))
-      app.post(
-        url,
-        {
-          onRequest,
-          schema: {
-            ...(path === ROUTE.commentsOf ? { params: RequestIdParams } : {}),
-            body: CommentsBody,
-            response: { 200: CommentsAnswer, ...DETAILS_ERRORS },
-          },
+    app.post(
+      path,
+      {
+        onRequest,
+        schema: {
+          ...(path === ROUTE.commentsOf ? { params: RequestIdParams } : {}),
+          body: CommentsBody,
+          response: { 200: CommentsAnswer, ...DETAILS_ERRORS },
         },
-        async (request, reply) => {
-          const params = request.params as { requestID?: string } | undefined;
-          const id = requestIdOf(params?.requestID, request.body.ID);
-          try {
-            const after = await save(id, request.caller, request.body.version, 'comments', () => ({
-              comments: request.body.comment,
-              comments_user_id: request.caller.id,
-            }));
-            return commentsAnswer(after);
-          } catch (error) {
-            return conflictReply(reply, error, request.id, detailsAnswer);
-          }
-        },
-      );
+      },
+      async (request, reply) => {
+        const params = request.params as { requestID?: string } | undefined;
+        const id = requestIdOf(params?.requestID, request.body.ID);
+        try {
+          const after = await save(id, request.caller, request.body.version, 'comments', () => ({
+            comments: request.body.comment,
+            comments_user_id: request.caller.id,
+          }));
+          return commentsAnswer(after);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, detailsAnswer);
+        }
+      },
+    );
 
-  for (const url of both(ROUTE.note))
-    app.get(
-      url,
-      { onRequest, schema: { querystring: ReportIdQuery, response: { 200: NoteAnswer, ...ERRORS } } },
-      async (request) => noteAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
-    );
-  for (const url of both(ROUTE.noteOf))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: NoteAnswer, ...ERRORS } } },
-      async (request) => noteAnswer(await read(request.params.requestID, request.caller)),
-    );
+  app.get(
+    ROUTE.note,
+    { onRequest, schema: { querystring: ReportIdQuery, response: { 200: NoteAnswer, ...ERRORS } } },
+    async (request) => noteAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
+  );
+  app.get(
+    ROUTE.noteOf,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: NoteAnswer, ...ERRORS } } },
+    async (request) => noteAnswer(await read(request.params.requestID, request.caller)),
+  );
   for (const path of [ROUTE.note, ROUTE.noteOf])
-    for (const url of both(path))
-      app.post(
-        url,
-        {
-          onRequest,
-          schema: {
-            ...(path === ROUTE.noteOf ? { params: RequestIdParams } : {}),
-            body: NoteBody,
-            response: { 200: NoteAnswer, ...DETAILS_ERRORS },
-          },
+    app.post(
+      path,
+      {
+        onRequest,
+        schema: {
+          ...(path === ROUTE.noteOf ? { params: RequestIdParams } : {}),
+          body: NoteBody,
+          response: { 200: NoteAnswer, ...DETAILS_ERRORS },
         },
-        async (request, reply) => {
-          const params = request.params as { requestID?: string } | undefined;
-          const id = requestIdOf(params?.requestID, request.body.ID);
-          const { note } = request.body;
-          try {
-            const after = await save(id, request.caller, request.body.version, 'note', () => ({
-              note: typeof note === 'string' ? note : note.text,
-              note_user_id: request.caller.id,
-            }));
-            return noteAnswer(after);
-          } catch (error) {
-            return conflictReply(reply, error, request.id, detailsAnswer);
-          }
-        },
-      );
+      },
+      async (request, reply) => {
+        const params = request.params as { requestID?: string } | undefined;
+        const id = requestIdOf(params?.requestID, request.body.ID);
+        const { note } = request.body;
+        try {
+          const after = await save(id, request.caller, request.body.version, 'note', () => ({
+            note: typeof note === 'string' ? note : note.text,
+            note_user_id: request.caller.id,
+          }));
+          return noteAnswer(after);
+        } catch (error) {
+          return conflictReply(reply, error, request.id, detailsAnswer);
+        }
+      },
+    );
 
   // ------------------------------------------------------------------------------ details and address
 
-  for (const url of both(ROUTE.details))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: ReportDetails, ...ERRORS } } },
-      async (request) => detailsAnswer(await read(request.params.requestID, request.caller), request.caller),
-    );
+  app.get(
+    ROUTE.details,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: ReportDetails, ...ERRORS } } },
+    async (request) => detailsAnswer(await read(request.params.requestID, request.caller), request.caller),
+  );
 
-  for (const url of both(ROUTE.addressDetails))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: AddressDetailsAnswer, ...ERRORS } } },
-      async (request) => addressAnswer(await read(request.params.requestID, request.caller)),
-    );
+  app.get(
+    ROUTE.addressDetails,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: AddressDetailsAnswer, ...ERRORS } } },
+    async (request) => addressAnswer(await read(request.params.requestID, request.caller)),
+  );
 
-  for (const url of both(ROUTE.saveAddress))
-    app.post(
-      url,
-      { onRequest, schema: { body: SaveAddressBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } } },
-      async (request, reply) => {
-        const { requestID, addressDetails, version } = request.body;
-        try {
-          const after = await save(requestID, request.caller, version, 'address', () => ({
-            details: {
-              location: addressDetails.location.trim(),
-              suburbTownCity: addressDetails.suburbTownCity.trim(),
-            },
-          }));
-          return detailsAnswer(after, request.caller);
-        } catch (error) {
-          return conflictReply(reply, error, request.id, detailsAnswer);
-        }
-      },
-    );
+  app.post(
+    ROUTE.saveAddress,
+    { onRequest, schema: { body: SaveAddressBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } } },
+    async (request, reply) => {
+      const { requestID, addressDetails, version } = request.body;
+      try {
+        const after = await save(requestID, request.caller, version, 'address', () => ({
+          details: {
+            location: addressDetails.location.trim(),
+            suburbTownCity: addressDetails.suburbTownCity.trim(),
+          },
+        }));
+        return detailsAnswer(after, request.caller);
+      } catch (error) {
+        return conflictReply(reply, error, request.id, detailsAnswer);
+      }
+    },
+  );
 
   // -------------------------------------------------------------------------------------- extra field
 
-  for (const url of both(ROUTE.extraFieldIncluded))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: { body: ExtraFieldIncludedBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
-      },
-      async (request, reply) => {
-        const { requestID, included, version } = request.body;
-        try {
-          const after = await save(requestID, request.caller, version, 'extra field included', () => ({
-            extra_include: included,
-          }));
-          return detailsAnswer(after, request.caller);
-        } catch (error) {
-          return conflictReply(reply, error, request.id, detailsAnswer);
-        }
-      },
-    );
-  for (const url of both(ROUTE.extraFieldDescription))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: { body: ExtraFieldDescriptionBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
-      },
-      async (request, reply) => {
-        const { requestID, description, version } = request.body;
-        try {
-          const after = await save(requestID, request.caller, version, 'extra field description', () => ({
-            extra_description: description.trim(),
-          }));
-          return detailsAnswer(after, request.caller);
-        } catch (error) {
-          return conflictReply(reply, error, request.id, detailsAnswer);
-        }
-      },
-    );
-  for (const url of both(ROUTE.extraFieldValue))
-    app.post(
-      url,
-      {
-        onRequest,
-        schema: { body: ExtraFieldValueBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
-      },
-      async (request, reply) => {
-        const { requestID, value, version } = request.body;
-        const amount = extraFieldValue(value);
-        try {
-          const after = await save(requestID, request.caller, version, 'extra field value', () => ({
-            extra_value: amount,
-          }));
-          return detailsAnswer(after, request.caller);
-        } catch (error) {
-          return conflictReply(reply, error, request.id, detailsAnswer);
-        }
-      },
-    );
+  app.post(
+    ROUTE.extraFieldIncluded,
+    {
+      onRequest,
+      schema: { body: ExtraFieldIncludedBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+    },
+    async (request, reply) => {
+      const { requestID, included, version } = request.body;
+      try {
+        const after = await save(requestID, request.caller, version, 'extra field included', () => ({
+          extra_include: included,
+        }));
+        return detailsAnswer(after, request.caller);
+      } catch (error) {
+        return conflictReply(reply, error, request.id, detailsAnswer);
+      }
+    },
+  );
+  app.post(
+    ROUTE.extraFieldDescription,
+    {
+      onRequest,
+      schema: { body: ExtraFieldDescriptionBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+    },
+    async (request, reply) => {
+      const { requestID, description, version } = request.body;
+      try {
+        const after = await save(requestID, request.caller, version, 'extra field description', () => ({
+          extra_description: description.trim(),
+        }));
+        return detailsAnswer(after, request.caller);
+      } catch (error) {
+        return conflictReply(reply, error, request.id, detailsAnswer);
+      }
+    },
+  );
+  app.post(
+    ROUTE.extraFieldValue,
+    {
+      onRequest,
+      schema: { body: ExtraFieldValueBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+    },
+    async (request, reply) => {
+      const { requestID, value, version } = request.body;
+      const amount = extraFieldValue(value);
+      try {
+        const after = await save(requestID, request.caller, version, 'extra field value', () => ({
+          extra_value: amount,
+        }));
+        return detailsAnswer(after, request.caller);
+      } catch (error) {
+        return conflictReply(reply, error, request.id, detailsAnswer);
+      }
+    },
+  );
 
   // ----------------------------------------------------------------------------- totals and versions
 
-  for (const url of both(ROUTE.totals))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: TotalsAnswer, ...ERRORS } } },
-      async (request) => {
-        const state = await read(request.params.requestID, request.caller);
-        const totals = totalsOf(state);
-        return {
-          ID: state.request.id,
-          version: versionOf(state),
-          settings: totalsSettingsOf(state),
-          totals,
-          formatted: {
-            extraField: formatMoney(totals.extraField),
-            subtotal: formatMoney(totals.subtotal),
-            professionalFee: formatMoney(totals.professionalFee),
-            vat: formatMoney(totals.vat),
-            grandTotal: formatMoney(totals.grandTotal),
-          },
-          sumInsured: sumInsuredAnswer(
-            state.request.reference,
-            totals.grandTotal,
-            ctx.config.sumInsuredTolerancePercent,
-          ),
-        };
-      },
-    );
+  app.get(
+    ROUTE.totals,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: TotalsAnswer, ...ERRORS } } },
+    async (request) => {
+      const state = await read(request.params.requestID, request.caller);
+      const totals = totalsOf(state);
+      return {
+        ID: state.request.id,
+        version: versionOf(state),
+        settings: totalsSettingsOf(state),
+        totals,
+        formatted: {
+          extraField: formatMoney(totals.extraField),
+          subtotal: formatMoney(totals.subtotal),
+          professionalFee: formatMoney(totals.professionalFee),
+          vat: formatMoney(totals.vat),
+          grandTotal: formatMoney(totals.grandTotal),
+        },
+        sumInsured: sumInsuredAnswer(
+          state.request.reference,
+          totals.grandTotal,
+          ctx.config.sumInsuredTolerancePercent,
+        ),
+      };
+    },
+  );
 
-  for (const url of both(ROUTE.versions))
-    app.get(
-      url,
-      { onRequest, schema: { params: RequestIdParams, response: { 200: VersionsAnswer, ...ERRORS } } },
-      async (request) => {
-        const state = await read(request.params.requestID, request.caller);
-        return { ID: state.request.id, ...(await reportVersions(ctx.ds, state)) };
-      },
-    );
+  app.get(
+    ROUTE.versions,
+    { onRequest, schema: { params: RequestIdParams, response: { 200: VersionsAnswer, ...ERRORS } } },
+    async (request) => {
+      const state = await read(request.params.requestID, request.caller);
+      return { ID: state.request.id, ...(await reportVersions(ctx.ds, state)) };
+    },
+  );
 }

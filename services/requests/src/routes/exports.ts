@@ -36,11 +36,6 @@ export const EXPORT_TEXT = {
     `${count.toLocaleString('en-ZA')} requests match: an export holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-ZA')}. Narrow the filters.`,
 } as const;
 
-const both = (path: string) => {
-  const bare = path.replace(/\/+$/, '');
-  return [bare, `${bare}/`];
-};
-
 /**
  * The console's background work (spec 02 §7.2): export_to_excel and createzip record a job and queue it
  * (202 with the job), the worker (src/worker.ts) writes the file, jobs/{id} answers its progress from
@@ -62,74 +57,70 @@ export async function exportRoutes(
     return job;
   };
 
-  for (const url of both(REQUEST_ADMIN_API.exportToExcel))
-    app.post(
-      url,
-      { onRequest, schema: { body: ExportToExcelBody, response: { 202: ConsoleJob, ...ERRORS } } },
-      async (request, reply) => {
-        consoleOnly(request.caller.roles);
-        const ids = request.body.requests?.length ? [...new Set(request.body.requests.map(checkId))] : null;
-        const filters = request.body.filters ?? {};
-        if (!ids) {
-          // Checked now (a bad filter is a 400 to the user, not a failed job), and bounded by Excel's sheet.
-          const parsed = parseRequestFilters(filters);
-          const { where, params } = requestFilterSql(parsed, { userId: null });
-          const [{ total }] = (await ctx.ds.query(
-            `SELECT count(*)::int AS total FROM requests.requests r WHERE ${where}`,
-            params,
-          )) as { total: number }[];
-          if (total > EXPORT_MAX_ROWS) throw badRequest(EXPORT_TEXT.tooMany(total));
-        }
-        const job = await enqueueConsoleJob(ctx.ds, ctx.queue, {
-          kind: 'xlsx',
-          userId: request.caller.id,
-          params: { ids, filters },
-        });
-        return reply.code(202).send(job);
-      },
-    );
+  app.post(
+    REQUEST_ADMIN_API.exportToExcel,
+    { onRequest, schema: { body: ExportToExcelBody, response: { 202: ConsoleJob, ...ERRORS } } },
+    async (request, reply) => {
+      consoleOnly(request.caller.roles);
+      const ids = request.body.requests?.length ? [...new Set(request.body.requests.map(checkId))] : null;
+      const filters = request.body.filters ?? {};
+      if (!ids) {
+        // Checked now (a bad filter is a 400 to the user, not a failed job), and bounded by Excel's sheet.
+        const parsed = parseRequestFilters(filters);
+        const { where, params } = requestFilterSql(parsed, { userId: null });
+        const [{ total }] = (await ctx.ds.query(
+          `SELECT count(*)::int AS total FROM requests.requests r WHERE ${where}`,
+          params,
+        )) as { total: number }[];
+        if (total > EXPORT_MAX_ROWS) throw badRequest(EXPORT_TEXT.tooMany(total));
+      }
+      const job = await enqueueConsoleJob(ctx.ds, ctx.queue, {
+        kind: 'xlsx',
+        userId: request.caller.id,
+        params: { ids, filters },
+      });
+      return reply.code(202).send(job);
+    },
+  );
 
-  for (const url of both(REQUEST_ADMIN_API.createZip))
-    app.post(
-      url,
-      { onRequest, schema: { body: CreateZipBody, response: { 202: ConsoleJob, ...ERRORS } } },
-      async (request, reply) => {
-        consoleOnly(request.caller.roles);
-        const ids = [...new Set(request.body.requestids.map(checkId))];
-        const job = await enqueueConsoleJob(ctx.ds, ctx.queue, {
-          kind: 'zip',
-          userId: request.caller.id,
-          params: { ids },
-        });
-        return reply.code(202).send(job);
-      },
-    );
+  app.post(
+    REQUEST_ADMIN_API.createZip,
+    { onRequest, schema: { body: CreateZipBody, response: { 202: ConsoleJob, ...ERRORS } } },
+    async (request, reply) => {
+      consoleOnly(request.caller.roles);
+      const ids = [...new Set(request.body.requestids.map(checkId))];
+      const job = await enqueueConsoleJob(ctx.ds, ctx.queue, {
+        kind: 'zip',
+        userId: request.caller.id,
+        params: { ids },
+      });
+      return reply.code(202).send(job);
+    },
+  );
 
   const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
-  for (const url of both('/api/v1.0/request/jobs/:id'))
-    app.get(
-      url,
-      { onRequest, schema: { params: IdParam, response: { 200: ConsoleJob, ...ERRORS } } },
-      async (request) => toConsoleJob(await ownJob(request.params.id, request.caller)),
-    );
+  app.get(
+    '/api/v1.0/request/jobs/:id',
+    { onRequest, schema: { params: IdParam, response: { 200: ConsoleJob, ...ERRORS } } },
+    async (request) => toConsoleJob(await ownJob(request.params.id, request.caller)),
+  );
 
   const download = (kind: 'xlsx' | 'zip', path: string) => {
-    for (const url of both(path))
-      app.get(url, { onRequest, schema: { params: IdParam } }, async (request, reply) => {
-        const job = await ownJob(request.params.id, request.caller);
-        if (job.kind !== kind) throw notFound(EXPORT_TEXT.notFound);
-        if (job.state !== 'done' || !job.file_key) throw conflict(EXPORT_TEXT.notReady(job.state));
-        const file = await ctx.storage.stream(job.file_key);
-        if (!file) throw notFound(EXPORT_TEXT.notFound);
-        const day = new Date(job.created_at).toISOString().slice(0, 10);
-        const name = kind === 'xlsx' ? `requests-${day}.xlsx` : `reports-${day}.zip`;
-        return reply
-          .type(file.info.contentType)
-          .header('content-length', String(file.info.size))
-          .header('content-disposition', `attachment; filename="${name}"`)
-          .header('cache-control', 'private, no-store')
-          .send(file.stream);
-      });
+    app.get(path, { onRequest, schema: { params: IdParam } }, async (request, reply) => {
+      const job = await ownJob(request.params.id, request.caller);
+      if (job.kind !== kind) throw notFound(EXPORT_TEXT.notFound);
+      if (job.state !== 'done' || !job.file_key) throw conflict(EXPORT_TEXT.notReady(job.state));
+      const file = await ctx.storage.stream(job.file_key);
+      if (!file) throw notFound(EXPORT_TEXT.notFound);
+      const day = new Date(job.created_at).toISOString().slice(0, 10);
+      const name = kind === 'xlsx' ? `requests-${day}.xlsx` : `reports-${day}.zip`;
+      return reply
+        .type(file.info.contentType)
+        .header('content-length', String(file.info.size))
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'private, no-store')
+        .send(file.stream);
+    });
   };
   download('xlsx', '/api/v1.0/request/savi/download_xlsx/:id');
   download('zip', '/api/v1.0/reportbuilder/savi/downloadzip/:id');
