@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { createServiceApp, forbidden, loadBaseConfig, unauthorized } from '@portal/server-kit';
+import { JSON_MAX_DEPTH, jsonDepth } from '../../libs/server-kit/src/json-body';
 import {
   DEEP_JSON,
   HUGE_STRING,
@@ -86,6 +87,12 @@ beforeAll(async () => {
       });
     return { items: [] };
   });
+  // A free-form field stored as JSON (as identity's audit details, the request queue's saved views).
+  app.post(
+    '/api/views',
+    { schema: { body: Type.Object({ state: Type.Record(Type.String(), Type.Unknown()) }) } },
+    async (request) => ({ stored: JSON.stringify(request.body).length }),
+  );
   await app.ready();
 });
 
@@ -254,6 +261,41 @@ test('a value the database refuses (SQLSTATE class 22) is a 400, not a 500', asy
   expect(answer.statusCode).toBe(400);
   expect(answer.json().message).not.toMatch(/UTF8|0x00/);
   expect(answerProblems(answer, { url: '/api/stored' })).toEqual([]);
+});
+
+test('a JSON body nested too deep is a 400 before it is parsed, not a stack overflow', async () => {
+  const deep = `{"state": {"a": ${DEEP_JSON}}}`;
+  const answer = await send(app, {
+    label: 'deep',
+    kind: 'hostile',
+    method: 'POST',
+    url: '/api/views',
+    headers: { 'content-type': 'application/json' },
+    payload: deep,
+  });
+  expect(answer.statusCode).toBe(400);
+  expect(answer.json().message).toBe(`The JSON body is nested deeper than ${JSON_MAX_DEPTH} levels.`);
+  expect(jsonDepth(deep)).toBe(10_002);
+  expect(jsonDepth('{"a": "[[[[{{{{", "b": [1, {"c": "\\"]]"}]}')).toBe(3);
+  const fine = '{"state": {"a": ' + '['.repeat(50) + ']'.repeat(50) + '}}';
+  const ok = await send(app, {
+    label: 'ok',
+    kind: 'valid',
+    method: 'POST',
+    url: '/api/views',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    payload: fine,
+  });
+  expect(ok.statusCode).toBe(200);
+  const poisoned = await send(app, {
+    label: 'proto',
+    kind: 'hostile',
+    method: 'POST',
+    url: '/api/views',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"state": {}, "__proto__": {"x": 1}}',
+  });
+  expect(poisoned.statusCode).toBe(400);
 });
 
 describe('answerProblems', () => {

@@ -325,6 +325,12 @@ export function queryString(values: Record<string, unknown>, raw: Record<string,
 export const jsonText = (value: unknown): string =>
   JSON.stringify(value === undefined ? null : value).replace(JSON.stringify(DEEP), DEEP_JSON);
 
+/**
+ * A drawn path parameter as one segment of its own: never empty (another route), never '.' or '..' (a dot
+ * segment, which clients and the URL parser remove, so the call would ask another path).
+ */
+const segment = (text: string) => (text === '' ? '1' : text === '.' || text === '..' ? `${text}x` : text);
+
 /** The parameter names of a route pattern, '*' included. */
 export const paramNames = (pattern: string): string[] => [
   ...[...pattern.matchAll(/:([A-Za-z0-9_]+)(\([^)]*\))?/g)].map((m) => m[1]),
@@ -417,7 +423,7 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
 
   const encodedParams = (values: Record<string, unknown> | undefined, raw: Record<string, string> = {}) =>
     Object.fromEntries(
-      names.map((name) => [name, raw[name] ?? encodeComponent(scalarText(values?.[name] ?? '1') || '1')]),
+      names.map((name) => [name, raw[name] ?? encodeComponent(segment(scalarText(values?.[name] ?? '1')))]),
     );
   const make = (
     label: string,

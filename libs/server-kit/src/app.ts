@@ -12,6 +12,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
 import type { BaseConfig } from './config';
 import { installErrorHandling } from './errors';
+import { installJsonBodyParser } from './json-body';
 import { installMetrics, registerMetricsRoute, startMetricsServer } from './metrics';
 import { isDraining } from './shutdown';
 import { routeGate } from './route-access';
@@ -191,6 +192,7 @@ export function createServiceApp(
   // The role gate's hook comes right after the cookie parser's: before any other hook reads the request.
   if (gate) app.register(gate.plugin);
   installErrorHandling(app);
+  installJsonBodyParser(app);
   const metrics = installMetrics(app, config.serviceName);
   app.decorate('metrics', metrics);
   if (config.metricsPort === undefined) registerMetricsRoute(app, metrics);
