@@ -167,6 +167,7 @@ describe('cases', () => {
       'traversal',
       'out of range',
       'deep nesting',
+      'prototype key',
     ])
       expect(labels.some((l) => l.endsWith(`: ${mutation}`))).toBe(true);
     const payloads = cases.map((c) => c.payload ?? '');

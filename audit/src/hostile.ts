@@ -80,6 +80,8 @@ export const UNICODE_STRINGS = [
   'Zoë 🏠 \u202emoc.evil\u202c مرحبا \u0000',
   '\ufeff\u200b\u0007\u001b[31m',
 ] as const;
+/** Names every object has through its prototype: a lookup by a caller's key must not find them. */
+export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'] as const;
 export const OUT_OF_RANGE = [1e308, -1, 2 ** 63, -(2 ** 63), 'NaN', 'Infinity', -1e308, 0.5] as const;
 
 /**
@@ -115,6 +117,7 @@ const MUTATIONS: Mutation[] = [
   { name: 'traversal', value: (_, pick) => at(TRAVERSAL_STRINGS, pick) },
   { name: 'out of range', value: (_, pick) => at(OUT_OF_RANGE, pick) },
   { name: 'deep nesting', value: () => DEEP },
+  { name: 'prototype key', value: (_, pick) => at(PROTOTYPE_KEYS, pick) },
   {
     name: 'empty',
     value: (original) => (Array.isArray(original) ? [] : original && typeof original === 'object' ? {} : ''),

@@ -23,7 +23,8 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
     '/admin/menu/:name',
     { schema: { params: MenuParams, response: { 200: MenuAnswer, 404: ErrorAnswer } } },
     async (request) => {
-      const menu = MENUS[request.params.name];
+      // Own keys only: 'constructor' or 'toString' (the name's pattern allows them) are no menus.
+      const menu = Object.hasOwn(MENUS, request.params.name) ? MENUS[request.params.name] : undefined;
       if (!menu) throw notFound(`There is no menu named '${request.params.name}'.`);
       return { name: request.params.name, defaultMenu: menu };
     },
