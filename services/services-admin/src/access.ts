@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ROLE } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
 import type { UserEntity } from '@portal/db';
-import { forbidden, unauthorized } from '@portal/server-kit';
+import { forbidden, sessionVerifiedByGate, unauthorized } from '@portal/server-kit';
 
 /** The user making the call, as the database has it now (not as the session token remembers it). */
 export interface Actor {
@@ -40,16 +40,19 @@ export type Guard = (...roles: string[]) => onRequestAsyncHookHandler[];
 
 /**
  * Route guards, run as `onRequest` hooks so that nobody's body is read or validated before the caller is
- * known. The session must hold one of the roles (server-kit's requireRoles: 401/403 from the token
- * alone), and so must the user's row right now. Re-reading the row costs one primary-key lookup and means
- * an admin who loses the role, or an account that is deactivated, loses this API at once rather than when
- * the token expires; the user's own pages follow on their next users/me or login.
+ * known. The session and its roles (401/403 from the token alone) are the route table's gate's
+ * (libs/domain/src/routeAccess.ts, which lists the same roles for every route here); the guard checks that
+ * the user's row holds one of the roles right now. Re-reading the row costs one primary-key lookup and
+ * means an admin who loses the role, or an account that is deactivated, loses this API at once rather than
+ * when the token expires; the user's own pages follow on their next users/me or login.
  */
 export function guards(app: FastifyInstance, ds: DataSource): Guard {
   app.decorateRequest('actor', null as unknown as Actor);
   return (...roles) => [
-    app.requireRoles(...roles),
     async (request: FastifyRequest) => {
+      // Every route of the service is in the route table and none is open to anyone: the gate has
+      // verified the session (request.user) before this runs. Should one ever not be, no row is read.
+      if (!sessionVerifiedByGate(request)) throw unauthorized();
       // Plain SQL: this runs before every call, and the repository's query building cost more than the
       // lookup itself (bench/page-for-model.mjs).
       const [user]: GuardRow[] = await ds.query(
