@@ -4,10 +4,12 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { PORTAL_QUEUES, QUEUE_DASHBOARD_PATH, ROLE } from '@portal/contracts';
+import { ROUTE_REFUSALS } from '@portal/domain';
 import { bullConnection, callerHooks, forbidden } from '@portal/server-kit';
 import type { IrisContext } from './context';
 
-export const DASHBOARD_TEXT = { adminOnly: 'The queue dashboard is for administrators.' } as const;
+/** The dashboard's refusal: the route table gate's words (ROUTE_REFUSALS), whichever check refuses. */
+export const DASHBOARD_TEXT = { adminOnly: ROUTE_REFUSALS.queueDashboard } as const;
 
 /**
  * The operators' dashboard of every queue of the portal (Bull Board at /admin/queues, through the gateway):

@@ -9,6 +9,7 @@ import {
 import {
   parseExtraFieldValue,
   reportTotals,
+  ROUTE_REFUSALS,
   type ExtraField,
   type ReportSections,
   type ReportTotals,
@@ -30,7 +31,8 @@ export const REPORT_TEXT = {
   badId: (id: string) => `'${id}' is not a request id (a UUID).`,
   noRequest: 'No such request.',
   notYours: 'This request belongs to another user.',
-  staffOnly: 'Only the operations team (administrators, SAVi operators and QC) may edit reports.',
+  // The route table gate's words (ROUTE_REFUSALS), so the answer reads the same whichever check refuses.
+  staffOnly: ROUTE_REFUSALS.reportEditing,
   notSavi: (type: string) => `This is a ${type} request: only SAVI requests have a report.`,
   notEditable: (status: string) =>
     `A request in '${status}' cannot be edited: reports are edited in ${REPORT_EDITABLE_STATUSES.map((s) => `'${s}'`).join(', ')}.`,
