@@ -16,6 +16,8 @@ jest.setTimeout(180_000);
 const seed = runSeed();
 let portal: AuditPortal;
 const figures = { calls: 0, counts: 0, routes: 0, started: Date.now() };
+/** Answers by kind of case and status class ('valid 2xx', 'hostile 4xx'): how much reached the handlers. */
+const answered = new Map<string, number>();
 /** The slowest routes (all roles), printed at the end: what to look at when the suite gets slow. */
 const durations: [string, number][] = [];
 /** HOSTILE_SERVICES=identity,locator: only those (while working on one). */
@@ -29,7 +31,12 @@ afterAll(async () => {
   await portal?.close();
   console.warn(
     `hostile input: ${figures.routes} routes, ${figures.calls} calls, ${figures.counts} row counts in ` +
-      `${((Date.now() - figures.started) / 1000).toFixed(1)} s (HOSTILE_SEED=${seed}); slowest: ` +
+      `${((Date.now() - figures.started) / 1000).toFixed(1)} s (HOSTILE_SEED=${seed}); ` +
+      [...answered.entries()]
+        .sort()
+        .map(([tally, n]) => `${tally}: ${n}`)
+        .join(', ') +
+      '; slowest: ' +
       durations
         .sort((a, b) => b[1] - a[1])
         .slice(0, 8)
@@ -80,6 +87,8 @@ async function audit(service: AuditedService): Promise<string[]> {
         // A fresh session per call: the logout route ends the sessions issued before it.
         const answer = await send(service.app, one, portal.cookie(role));
         figures.calls++;
+        const tally = `${one.kind} ${Math.floor(answer.statusCode / 100)}xx`;
+        answered.set(tally, (answered.get(tally) ?? 0) + 1);
         const status = answer.statusCode;
         for (const problem of answerProblems(answer, one))
           problems.push(`${where(one)}: ${problem} → ${status} ${answer.body.slice(0, 160)}`);
