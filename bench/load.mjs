@@ -8,7 +8,7 @@
 //    other sorts and filters in turn.
 // Reports req/s, p50/p99 latency, non-2xx answers and errors (target: 0 of either).
 // It starts its own portal on free ports: identity, locator, requests and the gateway (bench/lib's
-// databases: the geodata services on portal_bench_geo, 1 000 000 addresses; the others on
+// databases: the locator on portal_bench_geo, 1 000 000 addresses; the others on
 // portal_bench_requests, 1 000 000 requests and the seeded users; both made once and reused).
 // Usage: node bench/load.mjs [--seconds 12] [--connections 50]   (or: node bench/run.mjs --only load)
 import { writeFileSync } from 'node:fs';
@@ -37,8 +37,12 @@ const arg = (name, fallback) => {
 };
 const log = (line) => console.log(`[load] ${line}`);
 
-/** The services that read the geodata (portal_bench_geo); the others use portal_bench_requests. */
-const GEO_SERVICES = new Set(['locator', 'avs-editor']);
+/**
+ * The service that reads the geodata (portal_bench_geo); the others use portal_bench_requests, which holds
+ * the seeded users (the address editor reads its caller's account: on the geodata database, which has no
+ * users, it answers 401).
+ */
+const GEO_SERVICES = new Set(['locator']);
 
 /**
  * Starts a portal for the benchmarks: `services` (names of config/services.json, each with `instances`

@@ -32,6 +32,10 @@ export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
   app.register(helmet, helmetOptions(config.cspExtraOrigins));
   app.register(compress, { global: true, encodings: ['br', 'gzip'] });
 
+  // The gateway reads no body itself: the proxy streams each one to its service, with parsers of its own
+  // (a JSON parser of the common ground would make the proxy's registration fail).
+  for (const type of ['application/json', 'text/plain'])
+    if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
   app.register(proxy, {
     routes,
     serviceUrls: config.serviceUrls,
