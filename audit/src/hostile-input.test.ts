@@ -1,6 +1,7 @@
 import { ROUTE_ACCESS_APPS, expectedRefusal, routeAccess } from '@portal/domain';
 import { AUDIT_ROLES, openAuditPortal, type AuditPortal, type AuditedService } from './harness';
-import { answerProblems, routeCases, runSeed, send, type InjectCase } from './hostile';
+import { SESSION_COOKIE } from '@portal/contracts';
+import { answerProblems, forgedSessionCookies, routeCases, runSeed, send, type InjectCase } from './hostile';
 
 /**
  * Hostile input over every route of every service (issue 15): the cases hostile.ts draws from each route's
@@ -14,6 +15,7 @@ import { answerProblems, routeCases, runSeed, send, type InjectCase } from './ho
 jest.setTimeout(180_000);
 
 const seed = runSeed();
+const FORGED = forgedSessionCookies(SESSION_COOKIE);
 let portal: AuditPortal;
 const figures = { calls: 0, counts: 0, routes: 0, started: Date.now() };
 /** Answers by kind of case and status class ('valid 2xx', 'hostile 4xx'): how much reached the handlers. */
@@ -106,6 +108,18 @@ async function audit(service: AuditedService): Promise<string[]> {
           rows = after;
         }
       }
+      // As anonymous, the first valid call again with each forged session: answered as anonymous is.
+      if (role === 'anonymous')
+        for (const forged of FORGED) {
+          const one = { ...cases[0], label: forged.label };
+          const answer = await send(service.app, one, forged.cookie);
+          figures.calls++;
+          const status = answer.statusCode;
+          for (const problem of answerProblems(answer, one))
+            problems.push(`${where(one)}: ${problem} → ${status} ${answer.body.slice(0, 160)}`);
+          if (refusal !== null && status !== refusal)
+            problems.push(`${where(one)}: answered ${status}, the route table says ${refusal}`);
+        }
       if (refusal !== null) {
         const after = await portal.rowCount(service.tables);
         figures.counts++;

@@ -9,6 +9,7 @@ import {
   answerProblems,
   arbitraryOf,
   encodeComponent,
+  forgedSessionCookies,
   routeCases,
   send,
   validSamples,
@@ -297,6 +298,18 @@ test('a JSON body nested too deep is a 400 before it is parsed, not a stack over
     payload: '{"state": {}, "__proto__": {"x": 1}}',
   });
   expect(poisoned.statusCode).toBe(400);
+});
+
+test('forged sessions: garbage, unsigned, unsigned-off, HS256, twice', () => {
+  const forged = forgedSessionCookies('portal_session');
+  expect(forged.map((f) => f.label)).toHaveLength(5);
+  for (const { cookie } of forged) expect(cookie.startsWith('portal_session=')).toBe(true);
+  const none = forged.find((f) => f.label.includes('alg none'))!.cookie.split('=')[1];
+  expect(JSON.parse(Buffer.from(none.split('.')[0], 'base64url').toString())).toEqual({
+    alg: 'none',
+    typ: 'JWT',
+  });
+  expect(JSON.parse(Buffer.from(none.split('.')[1], 'base64url').toString()).roles).toContain('admin');
 });
 
 describe('answerProblems', () => {

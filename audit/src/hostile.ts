@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import type { RegisteredRoute } from '@portal/server-kit';
@@ -668,6 +669,41 @@ export function answerProblems(answer: AnswerLike, request: { url: string; paylo
       problems.push(`error body says ${String(shape.statusCode)}, status ${status}`);
   }
   return problems;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Forged sessions
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * Cookie headers no service may take for a session: garbage, an unsigned token (alg none) claiming every
+ * role, one whose signature is cut off, one signed HS256 with a guessable secret, an expired-looking one,
+ * and the cookie twice. Each must be answered as anonymous is.
+ */
+export function forgedSessionCookies(cookieName: string): { label: string; cookie: string }[] {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    sub: '00000000-0000-4000-8000-000000000001',
+    email: 'admin@portal.test',
+    name: 'Forged',
+    roles: ['authenticated', 'admin', 'saviOperator', 'saviQC', 'ratesEditor'],
+    groupId: null,
+    claimsUser: false,
+    iat: now,
+    exp: now + 3600,
+    ims: Date.now(),
+  };
+  const none = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+  const hs = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}`;
+  const hsSigned = `${hs}.${createHmac('sha256', 'secret').update(hs).digest('base64url')}`;
+  return [
+    { label: 'forged session: garbage', cookie: `${cookieName}=${encodeURIComponent("' OR 1=1 --\u0000")}` },
+    { label: 'forged session: alg none, every role', cookie: `${cookieName}=${none}` },
+    { label: 'forged session: no signature', cookie: `${cookieName}=${hs}.` },
+    { label: 'forged session: HS256 with a guessed secret', cookie: `${cookieName}=${hsSigned}` },
+    { label: 'forged session: twice', cookie: `${cookieName}=${none}; ${cookieName}=x` },
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------
