@@ -143,7 +143,8 @@ export function createServiceApp(
     // nothing. New connections are refused already, and the gateway sends a refused GET again.
     return503OnClosing: false,
     // The spec writes paths both ways (POST /api/v1.0/reportbuilder/rates and …/rates/, GET users/me/):
-    // every route answers with and without its trailing slash.
+    // every route answers with and without its trailing slash. '/a' and '/a/' are then one route: a route
+    // registered in both spellings stops the app from starting (Fastify's duplicate route error names it).
     routerOptions: { ignoreTrailingSlash: true },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
@@ -151,31 +152,13 @@ export function createServiceApp(
     ...overrides,
   }).withTypeProvider<TypeBoxTypeProvider>();
   const routes: RegisteredRoute[] = [];
-  const spellings = new Set<string>();
   app.decorate('registeredRoutes', routes);
-  // Added before any plugin registers its routes, so it sees every one of them. With ignoreTrailingSlash
-  // '/a' and '/a/' are one route: code that still registers both spellings (as services did before) would
-  // be refused as a duplicate, so the second spelling is dropped here (registered for no method) instead.
-  const ignoringSlash = overrides.routerOptions?.ignoreTrailingSlash ?? true;
   const gate = options.routeAccess === undefined ? undefined : routeGate(options.routeAccess);
+  // Added before any plugin registers its routes, so it sees every one of them.
   app.addHook('onRoute', (route) => {
-    // Without ignoreTrailingSlash (the gateway: its proxy's websocket tunnel is a route of its own under the
-    // same prefix) both spellings are routes of their own, and nothing is dropped.
-    if (!ignoringSlash) {
-      gate?.onRoute(route, [route.method].flat());
-      for (const method of [route.method].flat())
-        routes.push({ method, url: route.url, schema: route.schema });
-      return;
-    }
-    const path = route.url.replace(/\/+$/, '') || '/';
     const methods = [route.method].flat();
-    const kept = methods.filter((method) => !spellings.has(`${method} ${path}`));
-    if (kept.length < methods.length) route.method = kept;
-    gate?.onRoute(route, kept);
-    for (const method of kept) {
-      spellings.add(`${method} ${path}`);
-      routes.push({ method, url: route.url, schema: route.schema });
-    }
+    gate?.onRoute(route, methods);
+    for (const method of methods) routes.push({ method, url: route.url, schema: route.schema });
   });
   // Once the app is stopping, every answer closes its connection: a kept-alive connection would otherwise
   // stay open, idle, after the last answer and hold the stop up until its keep-alive timeout.

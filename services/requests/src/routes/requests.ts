@@ -78,33 +78,31 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
   const onRequest = callerHooks(app, ctx.ds);
 
   // PUT /api/v1.0/request/ (and without the slash): answers the plain 'created' the client compares to.
-  for (const url of [REQUEST_API.create, REQUEST_API.create.replace(/\/$/, '')]) {
-    app.put(
-      url,
-      {
-        onRequest,
-        // The form carries the parcel's outline (twice: parcel and geojson); a farm's can pass the
-        // default 1 MB.
-        bodyLimit: CREATE_BODY_LIMIT,
-        schema: { body: RequestForm, response: { 201: RequestCreatedAnswer, 409: ErrorAnswer, ...ERRORS } },
-      },
-      async (request, reply) => {
-        const header = request.headers[REQUEST_HEADERS.idempotencyKey];
-        const key = (Array.isArray(header) ? header[0] : header) ?? request.body.idempotencyKey ?? null;
-        if (key !== null && !IDEMPOTENCY_KEY.test(key)) throw badRequest(FORM_TEXT.idempotencyKey);
-        const form = readRequestForm(request.body as RequestForm, request.caller, key);
-        const created = await insertRequest(ctx.ds, request.caller, form);
-        if (created.inserted) await publishRequestCreated(ctx.redis, created, request.log);
-        else reply.header('idempotent-replayed', 'true');
-        return reply
-          .code(201)
-          .header(REQUEST_HEADERS.location, REQUEST_API.any(created.id))
-          .header(REQUEST_HEADERS.gripReference, created.gripReference)
-          .type('text/plain; charset=utf-8')
-          .send(REQUEST_CREATED);
-      },
-    );
-  }
+  app.put(
+    REQUEST_API.create,
+    {
+      onRequest,
+      // The form carries the parcel's outline (twice: parcel and geojson); a farm's can pass the
+      // default 1 MB.
+      bodyLimit: CREATE_BODY_LIMIT,
+      schema: { body: RequestForm, response: { 201: RequestCreatedAnswer, 409: ErrorAnswer, ...ERRORS } },
+    },
+    async (request, reply) => {
+      const header = request.headers[REQUEST_HEADERS.idempotencyKey];
+      const key = (Array.isArray(header) ? header[0] : header) ?? request.body.idempotencyKey ?? null;
+      if (key !== null && !IDEMPOTENCY_KEY.test(key)) throw badRequest(FORM_TEXT.idempotencyKey);
+      const form = readRequestForm(request.body as RequestForm, request.caller, key);
+      const created = await insertRequest(ctx.ds, request.caller, form);
+      if (created.inserted) await publishRequestCreated(ctx.redis, created, request.log);
+      else reply.header('idempotent-replayed', 'true');
+      return reply
+        .code(201)
+        .header(REQUEST_HEADERS.location, REQUEST_API.any(created.id))
+        .header(REQUEST_HEADERS.gripReference, created.gripReference)
+        .type('text/plain; charset=utf-8')
+        .send(REQUEST_CREATED);
+    },
+  );
 
   app.get(
     '/api/v1.0/request/:id/any',
