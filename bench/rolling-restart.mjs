@@ -72,9 +72,7 @@ async function callMix(portal) {
         return { method: 'GET', path: `/api/v1.0/tiles/parcels/14/${x}/${y}.mvt` };
       },
     ],
-    reportbuilder: [
-      () => ({ method: 'GET', path: `/api/v1.0/reportbuilder/requestComments/${requestId}` }),
-    ],
+    reportbuilder: [() => ({ method: 'GET', path: `/api/v1.0/reportbuilder/requestComments/${requestId}` })],
     requests: [
       () => ({ method: 'GET', path: pick(pager) }),
       () => ({
@@ -251,9 +249,12 @@ function summarise(outcomes) {
     if (isFailure(outcome)) entry.failed++;
   }
   const times = outcomes.map((o) => o.ms);
+  const failedByStatus = {};
+  for (const { status } of failed) failedByStatus[status] = (failedByStatus[status] ?? 0) + 1;
   return {
     requests: outcomes.length,
     failed: failed.length,
+    failedByStatus,
     p50Ms: round(percentile(times, 50)),
     p99Ms: round(percentile(times, 99)),
     byCall: byService,
