@@ -37,6 +37,28 @@ const only =
     ? process.argv[onlyIndex + 1].split(',').map((name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase()))
     : null;
 const wanted = (name) => !only || only.includes(name);
+const NAMES = [
+  'loginPage',
+  'gatewayOverhead',
+  'pageForModel',
+  'geoImport',
+  'geoSearch',
+  'geoTiles',
+  'saviTiming',
+  'realtimeLatency',
+  'requestPager',
+  'xlsxExport',
+  'iris',
+  'reportBuilder',
+  'avsEditor',
+  'load',
+  'rollingRestart',
+];
+const unknown = (only ?? []).filter((name) => !NAMES.includes(name));
+if (unknown.length) {
+  console.error(`No benchmark ${unknown.join(', ')}; there are: ${NAMES.join(', ')}.`);
+  process.exit(2);
+}
 
 await exitOnPrepareError(() => prepare());
 /** The benchmarks in order: each a thunk, given the gateway and identity of the portal started here. */
@@ -65,13 +87,8 @@ const benchmarks = {
   // Its own portals: two instances of every service, then one, each restarted under load.
   rollingRestart: async () => writeRollingRestartResults(await measureRollingRestart({ clients: 20 })),
 };
-if (only) {
-  const unknown = only.filter((name) => !(name in benchmarks));
-  if (unknown.length) {
-    console.error(`No benchmark ${unknown.join(', ')}; there are: ${Object.keys(benchmarks).join(', ')}.`);
-    process.exit(2);
-  }
-}
+if (Object.keys(benchmarks).join() !== NAMES.join())
+  throw new Error('bench/run.mjs: NAMES and benchmarks differ.');
 // The portal started here serves the benchmarks that take a running one.
 const needsPortal = ['loginPage', 'gatewayOverhead', 'realtimeLatency'].some(wanted);
 const ports = await freePortsForAll();
