@@ -147,7 +147,8 @@ describe('cases', () => {
     const cases = routeCases(route, { seed: 1, oversize: true });
     expect(routeCases(route, { seed: 1, oversize: true })).toEqual(cases);
     expect(routeCases(route, { seed: 2, oversize: true })).not.toEqual(cases);
-    expect(cases.length).toBeLessThanOrEqual(25);
+    expect(cases.length).toBeLessThanOrEqual(26);
+    expect(cases.some((c) => c.label === 'headers: hostile values')).toBe(true);
     const labels = cases.map((c) => c.label);
     for (const expected of [
       'valid 1',

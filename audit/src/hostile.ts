@@ -37,7 +37,7 @@ export interface CaseOptions {
   seed: number;
   /** Valid calls per route (default 3). */
   valid?: number;
-  /** At most this many cases per route (default 24); an oversize case comes on top. */
+  /** At most this many cases per route (default 25); an oversize case comes on top. */
   maxCases?: number;
   /** Add one body above every body limit of the portal (once per service is enough). */
   oversize?: boolean;
@@ -407,7 +407,7 @@ const JSON_TYPE = 'application/json';
 export function routeCases(route: RegisteredRoute, options: CaseOptions): InjectCase[] {
   const seed = seedFor(options.seed, `${route.method} ${route.url}`);
   const method = route.method.toUpperCase();
-  const maxCases = options.maxCases ?? 24;
+  const maxCases = options.maxCases ?? 25;
   const bodySchema = schemaOf(route, 'body');
   const querySchema = schemaOf(route, 'querystring');
   const paramsSchema = schemaOf(route, 'params');
@@ -575,7 +575,24 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
   );
 
   // In order of interest until the bound: valid, the whole body, the mutations, the query's tricks.
-  const cases = [...valid, ...whole, ...mutated, ...queryCases].slice(0, Math.max(maxCases, valid.length));
+  // Headers: an over-long request id with quotes, a forwarded-for of no address, odd accept and language.
+  const withHeaders = make('headers: hostile values', 'hostile', {
+    query: baseQuery() || undefined,
+    body: baseBody(),
+  });
+  Object.assign(withHeaders.headers, {
+    'x-request-id': `${SQL_STRINGS[1]}${'x'.repeat(4000)}`,
+    'x-forwarded-for': `${SQL_STRINGS[0]}, 999.999.1.1, ::ffff:zz`,
+    accept: '*/*;q=NaN, application/json;q=1e308',
+    'accept-language': TRAVERSAL_STRINGS[0],
+    'if-none-match': '"' + 'W/'.repeat(500),
+    range: 'bytes=-1-99999999999999999999',
+  });
+
+  const cases = [...valid, ...whole, ...mutated, withHeaders, ...queryCases].slice(
+    0,
+    Math.max(maxCases, valid.length),
+  );
   if (options.oversize && sendsBody)
     cases.push(
       make(`body: ${OVERSIZE_MIB} MiB, over every body limit`, 'hostile', {
