@@ -64,6 +64,10 @@ export class LazyBody extends Readable {
   };
   private readonly onEnd = () => this.push(null);
   private readonly onError = (err: Error) => this.destroy(err);
+  // A client gone before its body was read to the end: the upstream request must not wait for the rest.
+  private readonly onClose = () => {
+    if (!this.source.readableEnded) this.destroy(new Error('The client closed the request.'));
+  };
 
   override _read(): void {
     if (!this.started) {
@@ -71,6 +75,7 @@ export class LazyBody extends Readable {
       this.source.on('data', this.onData);
       this.source.once('end', this.onEnd);
       this.source.once('error', this.onError);
+      this.source.once('close', this.onClose);
     }
     this.source.resume();
   }
@@ -80,6 +85,7 @@ export class LazyBody extends Readable {
     this.source.off('data', this.onData);
     this.source.off('end', this.onEnd);
     this.source.off('error', this.onError);
+    this.source.off('close', this.onClose);
     if (!this.source.readableEnded) this.source.pause();
     callback(err);
   }
