@@ -29,6 +29,7 @@ beforeEach(() => {
 afterEach(() => {
   delete process.env.SHUTDOWN_GRACE_MS;
   delete process.env.SHUTDOWN_READY_GRACE_MS;
+  delete process.env.SHUTDOWN_DRAIN_MIN_MS;
   exit.mockRestore();
   for (const event of EVENTS)
     for (const listener of listenersOf(event))
@@ -87,6 +88,23 @@ describe('stopping gracefully', () => {
     expect([answer.status, await answer.json()]).toEqual([200, { done: true }]);
     // Its connection closes with it (kept alive, idle, it would hold the stop up).
     expect(answer.headers.get('connection')).toBe('close');
+    await stopping;
+    expect(exit).toHaveBeenCalledWith(0);
+  });
+
+  it('keeps taking new connections for SHUTDOWN_DRAIN_MIN_MS even with none open (a Service still routing)', async () => {
+    process.env.SHUTDOWN_READY_GRACE_MS = '100';
+    process.env.SHUTDOWN_DRAIN_MIN_MS = '2000';
+    process.env.SHUTDOWN_GRACE_MS = '5000';
+    const app = createServiceApp(config);
+    registerHealth(app, 'shutdown-test', {});
+    const shutdown = await runServer(app, '127.0.0.1', 0, 'shutdown-test');
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const stopping = shutdown.close();
+    // Past the ready grace, with no connection open: without the minimum it would no longer listen.
+    await sleep(500);
+    const late = await fetch(`${base}/ready`);
+    expect([late.status, late.headers.get('connection')]).toEqual([503, 'close']);
     await stopping;
     expect(exit).toHaveBeenCalledWith(0);
   });

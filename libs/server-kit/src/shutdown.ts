@@ -78,6 +78,13 @@ export interface DrainOptions {
    */
   readyGraceMs: number;
   /**
+   * How long it keeps listening after the signal however few connections are open (default 0). Behind a
+   * Kubernetes Service the pod's endpoint is taken out a moment after SIGTERM, and until then new
+   * connections still come to it: refused, a POST among them would fail. The manifests set 5 s (the usual
+   * preStop pause, without a hook). `SHUTDOWN_DRAIN_MIN_MS`.
+   */
+  minDrainMs?: number;
+  /**
    * How long it waits, no longer listening, for the open connections to close before closing the idle
    * ones itself; each closes after its next answer, and the gateway closes its idle ones after
    * GATEWAY_UPSTREAM_IDLE_MS (2 s), so this stays short. `SHUTDOWN_LINGER_MS`.
@@ -108,13 +115,16 @@ export async function drainAndClose(
   app: FastifyInstance,
   options: DrainOptions = {
     readyGraceMs: intFromEnv(process.env, 'SHUTDOWN_READY_GRACE_MS', 1_000),
+    minDrainMs: intFromEnv(process.env, 'SHUTDOWN_DRAIN_MIN_MS', 0),
     lingerMs: intFromEnv(process.env, 'SHUTDOWN_LINGER_MS', 5_000),
   },
 ): Promise<void> {
   const server = app.server;
   drainingServers.add(server);
   if (server.listening) {
-    await whileConnectionsOpen(server, options.readyGraceMs);
+    const minDrainMs = options.minDrainMs ?? 0;
+    if (minDrainMs > 0) await sleep(minDrainMs);
+    await whileConnectionsOpen(server, Math.max(0, options.readyGraceMs - minDrainMs));
     // net.Server's close: no new connections; http.Server's would also close the idle ones at once.
     NetServer.prototype.close.call(server);
     await whileConnectionsOpen(server, options.lingerMs);
