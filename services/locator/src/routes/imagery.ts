@@ -105,6 +105,10 @@ async function pictometryProxy(scope: FastifyInstance, ctx: LocatorContext): Pro
     return;
   }
   const upstream = new URL(target);
+  // The proxy passes bodies through with parsers of its own; server-kit's depth-checked JSON parser in this
+  // scope would make their registration fail (the gateway does the same for its proxy).
+  for (const type of ['application/json', 'text/plain'])
+    if (scope.hasContentTypeParser(type)) scope.removeContentTypeParser(type);
   await scope.register(httpProxy, {
     upstream: upstream.origin,
     prefix,
