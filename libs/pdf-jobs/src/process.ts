@@ -1,5 +1,6 @@
 import {
   closeGracefully,
+  closeQueue,
   createRedis,
   createStorage,
   intFromEnv,
@@ -8,8 +9,8 @@ import {
   observeDatabasePool,
   observeQueues,
   processRegistry,
-  startWorkerEndpoints,
   type Redis,
+  startWorkerEndpoints,
   type Storage,
 } from '@portal/server-kit';
 import { BrowserPool } from './browser';
@@ -141,7 +142,7 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
     closeGracefully({ name: options.name, graceMs: 60_000, log: jsonLineLog(options.name) }, async () => {
       await worker.close();
       await pool.close();
-      await depthQueue.close();
+      await closeQueue(depthQueue);
       await new Promise((resolve) => server.close(resolve));
       await ds.destroy();
       await redis.quit();

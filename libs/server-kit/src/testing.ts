@@ -1,6 +1,8 @@
 import { rolesOf } from '@portal/domain';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE, type SessionClaims } from '@portal/contracts';
@@ -125,4 +127,52 @@ export async function trailingSlashProblems(
     }
   }
   return problems;
+}
+
+/** A redis-server of a test's own (see startThrowawayRedis): stop it and start it again on the same port. */
+export interface ThrowawayRedis {
+  url: string;
+  /** SIGKILL, as a crash: whatever it held is gone (nothing is kept on disk). */
+  stop(): Promise<void>;
+  /** Starts it again, empty, on the same port; resolves once it accepts connections. */
+  start(): Promise<void>;
+}
+
+/**
+ * Starts redis-server (the machine's binary) on a free port without persistence, for tests that stop Redis
+ * under a client: the shared Redis of the other tests is never touched. Call `stop()` when done.
+ */
+export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+    probe.once('error', reject);
+  });
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      started.once('error', (err) => reject(new Error(`redis-server could not be started: ${err.message}`)));
+      started.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
+      started.stdout!.on('data', (chunk) => {
+        output += chunk;
+        if (output.includes('Ready to accept connections')) resolve();
+      });
+    });
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, stop, start };
 }

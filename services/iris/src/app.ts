@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { PORTAL_QUEUES } from '@portal/contracts';
 import { createPdfQueue } from '@portal/pdf-jobs';
-import { createSessionServiceApp, createStorage, typed, type Redis } from '@portal/server-kit';
+import { closeQueue, createSessionServiceApp, createStorage, type Redis, typed } from '@portal/server-kit';
 import type { IrisConfig } from './config';
 import { registerQueueDashboard } from './dashboard';
 import { irisRoutes } from './routes/iris';
@@ -23,7 +23,7 @@ export async function buildApp(config: IrisConfig, deps: IrisDeps) {
     prefix: config.queuePrefix,
   });
   app.addHook('onClose', async () => {
-    await queue.close();
+    await closeQueue(queue);
   });
   const storage = createStorage({ driver: 'local', dir: config.storageDir });
   await app.register(async (scope) => {

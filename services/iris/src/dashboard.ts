@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { PORTAL_QUEUES, QUEUE_DASHBOARD_PATH, ROLE } from '@portal/contracts';
 import { ROUTE_REFUSALS } from '@portal/domain';
-import { bullConnection, callerHooks, forbidden } from '@portal/server-kit';
+import { bullConnection, callerHooks, closeQueue, forbidden } from '@portal/server-kit';
 import type { IrisContext } from './context';
 
 /** The dashboard's refusal: the route table gate's words (ROUTE_REFUSALS), whichever check refuses. */
@@ -49,7 +49,7 @@ export async function registerQueueDashboard(app: FastifyInstance, ctx: IrisCont
     await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
   });
   app.addHook('onClose', async () => {
-    await Promise.all(queues.map((queue) => queue.close()));
+    await Promise.all(queues.map(closeQueue));
   });
   return queues;
 }

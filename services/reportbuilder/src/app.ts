@@ -3,13 +3,14 @@ import { PORTAL_QUEUES } from '@portal/contracts';
 import { createPdfQueue } from '@portal/pdf-jobs';
 import {
   authPlugin,
+  closeQueue,
   createServiceApp,
   createStorage,
   readKey,
-  registerHealth,
-  typed,
   type Redis,
+  registerHealth,
   type Storage,
+  typed,
 } from '@portal/server-kit';
 import type { ReportBuilderConfig } from './config';
 import { imageRoutes } from './routes/images';
@@ -55,7 +56,7 @@ export async function buildApp(config: ReportBuilderConfig, deps: ReportBuilderD
     prefix: config.queuePrefix,
   });
   app.addHook('onClose', async () => {
-    await pdfQueue.close();
+    await closeQueue(pdfQueue);
   });
   await app.register(async (scope) => {
     await pdfRoutes(typed(scope), { ...ctx, queue: pdfQueue, storage });

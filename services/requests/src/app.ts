@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { createSessionServiceApp, createStorage, typed } from '@portal/server-kit';
+import { closeQueue, createSessionServiceApp, createStorage, typed } from '@portal/server-kit';
 import type { RequestsConfig } from './config';
 import { createConsoleQueue } from './jobs/consoleJobs';
 import { attachRealtime } from './realtime';
@@ -28,7 +28,7 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   // The console's jobs are queued here and run by src/worker.ts (another process).
   const queue = createConsoleQueue(config.redisUrl, config.queuePrefix);
   app.addHook('onClose', async () => {
-    await queue.close();
+    await closeQueue(queue);
   });
   const storage = createStorage({ driver: 'local', dir: config.storageDir });
   await app.register(async (scope) => {

@@ -8,12 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { REQUEST_ADMIN_API, SESSION_COOKIE, type ConsoleJob } from '@portal/contracts';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
-import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor } from '@portal/server-kit/testing';
+import { closeQueue, createRedis, createStorage, ensureKeyPair, unavailableStore } from '@portal/server-kit';
+import { signTestSessionFor, startThrowawayRedis } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
-import { CONSOLE_QUEUE, bullConnection } from './jobs/consoleJobs';
+import { CONSOLE_QUEUE, bullConnection, createConsoleQueue, enqueueConsoleJob } from './jobs/consoleJobs';
 import { processConsoleJob } from './jobs/run';
 import { XLSX_HEADERS } from './jobs/xlsx';
 import { reportPdfKey } from './jobs/zip';
@@ -200,4 +200,33 @@ it('a job whose worker dies is taken up by another, and the poll answers from Po
     attempts: number;
   }[];
   expect(row.attempts).toBe(1);
+});
+
+describe('queueing while Redis is down', () => {
+  it('answers the error (a 503 naming Redis) and leaves no job recorded that nothing would run', async () => {
+    const ownRedis = await startThrowawayRedis();
+    const queue = createConsoleQueue(ownRedis.url, prefix);
+    queue.on('error', () => undefined);
+    try {
+      const user = await db.dataSource
+        .getRepository(UserEntity)
+        .findOneByOrFail({ email: 'admin@portal.test' });
+      const input = { kind: 'xlsx' as const, userId: user.id, params: { ids: null, filters: {} } };
+      const queued = await enqueueConsoleJob(appDatabase, queue, input);
+      const rows = () =>
+        appDatabase.query(`SELECT id FROM requests.console_jobs WHERE user_id = $1`, [user.id]);
+      const before = ((await rows()) as { id: string }[]).map(({ id }) => id);
+      expect(before).toContain(queued.id);
+      await ownRedis.stop();
+      const refused = await enqueueConsoleJob(appDatabase, queue, input).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(unavailableStore(refused)).toBe('redis');
+      expect(((await rows()) as { id: string }[]).map(({ id }) => id)).toEqual(before);
+    } finally {
+      await closeQueue(queue);
+      await ownRedis.stop();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Worker } from 'bullmq';
 import {
   closeGracefully,
+  closeQueue,
   createRedis,
   createStorage,
   jobDurationHistogram,
@@ -78,7 +79,7 @@ async function main() {
     { name: 'requests-worker', graceMs: 60_000, log: jsonLineLog('requests-worker') },
     async () => {
       await worker.close();
-      await depthQueue.close();
+      await closeQueue(depthQueue);
       await new Promise((resolve) => server.close(resolve));
       await ds.destroy();
       await redis.quit();

@@ -74,7 +74,9 @@ export function createConsoleQueue(redisUrl: string, prefix: string): Queue {
 
 /**
  * Records a job (PostgreSQL first: the poll's answer) and queues it under the same id, so a job is queued
- * once however often it is retried.
+ * once however often it is retried. When it cannot be queued (Redis down: the queue fails fast) the row is
+ * taken back and the error (a 503 naming Redis) goes to the caller: no job is left recorded that nothing
+ * would ever run.
  */
 export async function enqueueConsoleJob(
   ds: DataSource,
@@ -85,17 +87,22 @@ export async function enqueueConsoleJob(
     `INSERT INTO requests.console_jobs (kind, user_id, params) VALUES ($1, $2, $3) RETURNING *`,
     [input.kind, input.userId, JSON.stringify(input.params)],
   )) as ConsoleJobRow[];
-  await queue.add(
-    input.kind,
-    { jobId: row.id },
-    {
-      jobId: row.id,
-      attempts: CONSOLE_JOB_ATTEMPTS,
-      backoff: { type: 'exponential', delay: 2000 },
-      removeOnComplete: 1000,
-      removeOnFail: 1000,
-    },
-  );
+  try {
+    await queue.add(
+      input.kind,
+      { jobId: row.id },
+      {
+        jobId: row.id,
+        attempts: CONSOLE_JOB_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 2000 },
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+      },
+    );
+  } catch (err) {
+    await ds.query(`DELETE FROM requests.console_jobs WHERE id = $1`, [row.id]);
+    throw err;
+  }
   return toConsoleJob(row);
 }
 
