@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -403,8 +403,10 @@ describe('proxying by the route table', () => {
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    const app = await gateway({ serviceUrls: { ...config.serviceUrls, requests: upstreamUrl } }, [
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const app = await gateway({ serviceUrls: { ...config.serviceUrls, requests: upstreamUrl, iris: down } }, [
       { prefix: '/socket', service: 'requests', websocket: true },
+      { prefix: '/iris-socket', service: 'iris', websocket: true },
       { prefix: '/api/plain', service: 'identity' },
     ]);
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -444,6 +446,31 @@ describe('proxying by the route table', () => {
     expect(tunnelled.received).toContain('hello through the gateway');
     expect(seen).toEqual({ url: '/socket/live?room=7', cookie: 'portal_session=abc' });
     expect((await upgrade('/api/plain/x')).status).toBe(404);
+    // A service that is down: no 101 and a socket closed before the handshake, but the 502 naming it.
+    const refused = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          [
+            'GET /iris-socket/live HTTP/1.1',
+            'Host: portal.test',
+            'Connection: Upgrade',
+            'Upgrade: websocket',
+            `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+            'Sec-WebSocket-Version: 13',
+            '',
+            '',
+          ].join('\r\n'),
+        ),
+      );
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(refused).toMatch(/^HTTP\/1\.1 502 /);
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4)).message).toBe(
+      'The iris service is not available right now. Please try again shortly.',
+    );
 
     await app.close();
     // The bare server does not answer close frames: end its sockets rather than wait for the ws timeout.

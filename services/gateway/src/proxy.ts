@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -111,6 +112,41 @@ function noAnswer(reply: FastifyReply, error: unknown): void {
   void reply.code(status).send(errorAnswer(status, message, request.id));
 }
 
+/** Whether a TCP connection to `url`'s host and port is taken within `timeoutMs` (then closed at once). */
+function accepts(url: string, timeoutMs: number): Promise<boolean> {
+  const { hostname, port, protocol } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({
+      host: hostname.replace(/^\[|\]$/g, ''),
+      port: Number(port || (protocol === 'https:' ? 443 : 80)),
+    });
+    const settle = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => settle(false));
+    socket.once('connect', () => settle(true));
+    socket.once('error', () => settle(false));
+  });
+}
+
+/**
+ * Before a websocket upgrade is taken, an instance of its service that accepts connections: the proxy
+ * answers 101 to the client before it connects upstream, so with the service down the client would get a
+ * socket closed before its handshake, which socket.io-client gives up only on its connect timeout. An
+ * instance that refuses is left out of the turn (the tunnel then goes to one that accepted); with none, the
+ * upgrade is answered with the 502 naming the service, and the client tries again at once.
+ */
+async function upgradeTarget(pool: UpstreamPool, timeoutMs: number): Promise<string | undefined> {
+  const tried = new Set<string>();
+  for (let url = pool.pick(); url; url = pool.pick(tried)) {
+    tried.add(url);
+    if (await accepts(url, timeoutMs)) return url;
+    pool.markDown(url);
+  }
+  return undefined;
+}
+
 /**
  * Proxies the paths of the route table to their services, keeping the path and query, passing cookies
  * both ways and (for entries marked `websocket`) upgrading to a websocket tunnel. A path under /api that no
@@ -169,6 +205,29 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
         return;
       }
       request.proxyRoute = route;
+      if (isUpgrade) {
+        void upgradeTarget(pools.get(route.service)!, CONNECT_TIMEOUT_MS).then((url) => {
+          if (url) return done();
+          const message = `The ${route.service} service is not available right now. Please try again shortly.`;
+          request.log.warn({ service: route.service }, 'upstream unavailable for a websocket');
+          // Written to the socket and ended: the proxy destroys an upgrade's socket as soon as a reply
+          // finishes, which could cut the answer before it is sent.
+          reply.hijack();
+          const body = JSON.stringify(errorAnswer(502, message, request.id));
+          request.raw.socket.end(
+            [
+              'HTTP/1.1 502 Bad Gateway',
+              'Content-Type: application/json; charset=utf-8',
+              `Content-Length: ${Buffer.byteLength(body)}`,
+              `x-request-id: ${request.id}`,
+              'Connection: close',
+              '',
+              body,
+            ].join('\r\n'),
+          );
+        });
+        return;
+      }
       // A body is read only once a connection takes it, so a refused one can go to another instance.
       if (request.body instanceof Readable) request.body = new LazyBody(request.body);
       // Metrics by the table's entry (the router's pattern is '/api/*' for every proxied call).
