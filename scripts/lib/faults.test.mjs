@@ -15,7 +15,6 @@
 // Needs the build (`npm test` builds first; alone: `npx nx run-many -t build`, then
 // `node --test scripts/lib/faults.test.mjs`), PostgreSQL as for the other tests and the redis-server binary.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -23,7 +22,6 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { io } from 'socket.io-client';
 import {
-  findFreePort,
   freePortsForAll,
   portalProcesses,
   ROOT,
@@ -45,7 +43,12 @@ const DATABASE_TEXT = 'The database is not available right now. Please try again
 /** The gateway's 502 for a service it cannot reach must come this fast (spec: within 1 s). */
 const FAULT_ANSWER_MS = 1_000;
 
-const BUILT = ['libs/db/dist/index.js', 'libs/server-kit/dist/index.js', 'shell/dist/index.html'];
+const BUILT = [
+  'libs/db/dist/index.js',
+  'libs/server-kit/dist/index.js',
+  'libs/server-kit/dist/testing.js',
+  'shell/dist/index.html',
+];
 
 /** @type {{ url: string, drop(): Promise<void> } | undefined} */
 let database;
@@ -55,49 +58,14 @@ let running = [];
 let specs = {};
 let base = '';
 let runDir = '';
-/** @type {{ port: number, child?: import('node:child_process').ChildProcess }} */
-const redis = { port: 0 };
+/**
+ * A Redis of its own, so killing it disturbs nothing else: server-kit's startThrowawayRedis (a redis-server
+ * on a free port, nothing kept on disk).
+ * @type {{ url: string, stop(): Promise<void>, start(): Promise<void> } | undefined}
+ */
+let redis;
 /** @type {import('socket.io-client').Socket[]} */
 const sockets = [];
-
-// --- Redis of its own -----------------------------------------------------------------------------------
-
-/** Starts redis-server on `redis.port` without persistence (a restart comes back empty, as after a crash). */
-async function startRedis() {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(redis.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  redis.child = child;
-  let output = '';
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server could not be started (${err.message}): install redis-server.`));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with code ${code}:\n${output}`));
-    });
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-}
-
-async function killRedis() {
-  const { child } = redis;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 // --- Calls through the gateway, as a browser makes them -------------------------------------------------
 
@@ -332,8 +300,7 @@ before(async () => {
   const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
   require(join(ROOT, 'libs/server-kit/dist/index.js')).ensureKeyPair(privateKeyFile, publicKeyFile);
 
-  redis.port = await findFreePort();
-  await startRedis();
+  redis = await require(join(ROOT, 'libs/server-kit/dist/testing.js')).startThrowawayRedis();
   database = await db.createTestDatabase({ seed: true });
   await database.dataSource.destroy();
 
@@ -356,7 +323,7 @@ before(async () => {
     varDir: runDir,
     publicUrl: base,
     env: {
-      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+      REDIS_URL: redis.url,
       AUTH_ATTEMPTS_PER_IP: String(ATTEMPTS_PER_IP),
       AUTH_ATTEMPTS_PER_EMAIL: '1000',
       REQUEST_QUEUE_PREFIX: prefix,
@@ -374,10 +341,9 @@ after(async () => {
   for (const stop of [...writers]) await stop();
   for (const socket of sockets) socket.close();
   // Redis back first: the services close their Redis clients on the way out.
-  if (redis.port && redis.child && (redis.child.exitCode !== null || redis.child.signalCode !== null))
-    await startRedis().catch(() => undefined);
+  await redis?.start().catch(() => undefined);
   await stopProcesses(stillRunning(), 10_000);
-  await killRedis();
+  await redis?.stop();
   await database?.drop();
   if (runDir) console.log(`the processes' logs: ${join(runDir, 'logs')}`);
 });
@@ -398,7 +364,7 @@ describe('faults: the portal recovers without a restart and loses nothing', { ti
 
     const stopWriting = keepWriting(user, 'redis');
     await sleep(300);
-    await killRedis();
+    await redis.stop();
     // While Redis is down: clear 503s, within seconds (ioredis gives a command up after its retries).
     let meDown, loginDown, requestDown, exportDown;
     try {
@@ -413,7 +379,7 @@ describe('faults: the portal recovers without a restart and loses nothing', { ti
         timeoutMs: 10_000,
       });
     } finally {
-      await startRedis();
+      await redis.start();
     }
     console.log(
       `Redis down: users/me ${meDown.status} in ${Math.round(meDown.ms)} ms, login ${loginDown.status} ` +

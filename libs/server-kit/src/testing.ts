@@ -134,7 +134,7 @@ export interface ThrowawayRedis {
   url: string;
   /** SIGKILL, as a crash: whatever it held is gone (nothing is kept on disk). */
   stop(): Promise<void>;
-  /** Starts it again, empty, on the same port; resolves once it accepts connections. */
+  /** Starts it again, empty, on the same port (nothing when it runs); resolves once it accepts connections. */
   start(): Promise<void>;
 }
 
@@ -151,7 +151,9 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
     probe.once('error', reject);
   });
   let child: ChildProcess | undefined;
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const start = async () => {
+    if (running()) return;
     const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -167,10 +169,10 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
     });
   };
   const stop = async () => {
-    const running = child;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
+    const stopping = child;
+    if (!stopping || !running()) return;
+    const exited = new Promise((resolve) => stopping.once('exit', resolve));
+    stopping.kill('SIGKILL');
     await exited;
   };
   await start();
