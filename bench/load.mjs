@@ -27,7 +27,7 @@ import {
 } from '../scripts/lib/processes.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
-import { buildProject } from './lib/services.mjs';
+import { BENCH_PROCESS_ENV, buildProject } from './lib/services.mjs';
 import { ensureRequestsBenchDatabase } from './request-pager.mjs';
 import { round } from './stats.mjs';
 
@@ -64,16 +64,7 @@ export async function startBenchPortal({ services, instances = {}, env = {}, log
     databaseUrl: requestsUrl,
     varDir,
     only: [...services, 'gateway'],
-    env: {
-      // One address logs in many times: the limits would measure themselves.
-      AUTH_ATTEMPTS_PER_IP: '100000',
-      AUTH_ATTEMPTS_PER_EMAIL: '100000',
-      LOG_LEVEL: 'warn',
-      REQUEST_QUEUE_PREFIX: 'bench',
-      IRIS_QUEUE_PREFIX: 'bench',
-      REPORTBUILDER_QUEUE_PREFIX: 'bench',
-      ...env,
-    },
+    env: { ...BENCH_PROCESS_ENV, ...env },
   }).map((spec) =>
     GEO_SERVICES.has(spec.name.split('#')[0])
       ? { ...spec, env: { ...spec.env, DATABASE_URL: geoUrl } }

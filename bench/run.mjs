@@ -14,6 +14,7 @@ import {
   waitUntilReady,
 } from '../scripts/lib/processes.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
+import { BENCH_PROCESS_ENV } from './lib/services.mjs';
 import { measureLoginPage } from './login-page.mjs';
 import { measureGatewayOverhead } from './gateway-overhead.mjs';
 import { measurePageForModel, writePageForModelResults } from './page-for-model.mjs';
@@ -92,19 +93,7 @@ if (Object.keys(benchmarks).join() !== NAMES.join())
 // The portal started here serves the benchmarks that take a running one.
 const needsPortal = ['loginPage', 'gatewayOverhead', 'realtimeLatency'].some(wanted);
 const ports = await freePortsForAll();
-// Benchmarks log in many times from one address: the limits would measure themselves instead.
-const table = portalProcesses({
-  ports,
-  varDir: join(ROOT, 'var', 'bench'),
-  env: {
-    AUTH_ATTEMPTS_PER_IP: '100000',
-    AUTH_ATTEMPTS_PER_EMAIL: '100000',
-    LOG_LEVEL: 'warn',
-    REQUEST_QUEUE_PREFIX: 'bench',
-    IRIS_QUEUE_PREFIX: 'bench',
-    REPORTBUILDER_QUEUE_PREFIX: 'bench',
-  },
-});
+const table = portalProcesses({ ports, varDir: join(ROOT, 'var', 'bench'), env: BENCH_PROCESS_ENV });
 const running = needsPortal
   ? table.map((spec) => startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `${spec.name}.log`) }))
   : [];

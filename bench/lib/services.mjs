@@ -8,6 +8,19 @@ import { bin, NX_ENV, ROOT, run } from '../../scripts/lib/system.mjs';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The settings every benchmark portal runs with: one address logs in many times (the limits would measure
+ * themselves), quiet logs, and queues of their own beside a running portal.
+ */
+export const BENCH_PROCESS_ENV = {
+  AUTH_ATTEMPTS_PER_IP: '100000',
+  AUTH_ATTEMPTS_PER_EMAIL: '100000',
+  LOG_LEVEL: 'warn',
+  REQUEST_QUEUE_PREFIX: 'bench',
+  IRIS_QUEUE_PREFIX: 'bench',
+  REPORTBUILDER_QUEUE_PREFIX: 'bench',
+};
+
 /** Builds a project (and what it needs); Nx skips what has not changed. */
 export async function buildProject(project) {
   const { code } = await run(bin('nx'), ['run', `${project}:build`, '--outputStyle=stream'], {
