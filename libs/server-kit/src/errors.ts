@@ -101,6 +101,9 @@ export function unavailableStore(error: unknown): keyof typeof UNAVAILABLE_TEXT 
     if (typeof e.code === 'string' && (DATABASE_UNAVAILABLE_CODES.has(e.code) || NETWORK_CODES.has(e.code)))
       return 'database';
     if (DATABASE_UNAVAILABLE_MESSAGE.test(message)) return 'database';
+    // A transaction whose connection was terminated: TypeORM has released its query runner, and the
+    // transaction's next statement is refused with this.
+    if (e.name === 'QueryRunnerProviderAlreadyReleasedError') return 'database';
   }
   return null;
 }

@@ -177,6 +177,11 @@ describe('a store that is down', () => {
           driverError: pgError('terminating connection due to administrator command', '57P01'),
         }),
       lost: () => pgError('Connection terminated unexpectedly'),
+      // A transaction's next statement after its connection was terminated (TypeORM released it).
+      released: () =>
+        Object.assign(new Error('Database connection provided by a query runner was already released'), {
+          name: 'QueryRunnerProviderAlreadyReleasedError',
+        }),
       refused: () => pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
       redis: () =>
         Object.assign(new Error('Reached the max retries per request limit (which is 2).'), {
@@ -201,6 +206,7 @@ describe('a store that is down', () => {
       terminated: [503, UNAVAILABLE_TEXT.database],
       wrapped: [503, UNAVAILABLE_TEXT.database],
       lost: [503, UNAVAILABLE_TEXT.database],
+      released: [503, UNAVAILABLE_TEXT.database],
       refused: [503, UNAVAILABLE_TEXT.database],
       redis: [503, UNAVAILABLE_TEXT.redis],
       fetch: [500, 'Internal Server Error'],
