@@ -81,6 +81,12 @@ const REDIS_UNAVAILABLE_MESSAGE =
 
 type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; driverError?: unknown };
 
+/** TypeORM's refusals of a statement on a query runner it released after its connection was lost. */
+const RELEASED_QUERY_RUNNER = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
+
 /**
  * Which store an error says is unreachable — 'database' (PostgreSQL: a terminated or refused connection,
  * directly or wrapped by TypeORM as driverError) or 'redis' (ioredis gave up on a command) — or null for
@@ -102,8 +108,8 @@ export function unavailableStore(error: unknown): keyof typeof UNAVAILABLE_TEXT 
       return 'database';
     if (DATABASE_UNAVAILABLE_MESSAGE.test(message)) return 'database';
     // A transaction whose connection was terminated: TypeORM has released its query runner, and the
-    // transaction's next statement is refused with this.
-    if (e.name === 'QueryRunnerProviderAlreadyReleasedError') return 'database';
+    // transaction's next statement is refused with one of these.
+    if (RELEASED_QUERY_RUNNER.has(String(e.name))) return 'database';
   }
   return null;
 }

@@ -182,6 +182,10 @@ describe('a store that is down', () => {
         Object.assign(new Error('Database connection provided by a query runner was already released'), {
           name: 'QueryRunnerProviderAlreadyReleasedError',
         }),
+      releasedRunner: () =>
+        Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), {
+          name: 'QueryRunnerAlreadyReleasedError',
+        }),
       refused: () => pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
       redis: () =>
         Object.assign(new Error('Reached the max retries per request limit (which is 2).'), {
@@ -207,6 +211,7 @@ describe('a store that is down', () => {
       wrapped: [503, UNAVAILABLE_TEXT.database],
       lost: [503, UNAVAILABLE_TEXT.database],
       released: [503, UNAVAILABLE_TEXT.database],
+      releasedRunner: [503, UNAVAILABLE_TEXT.database],
       refused: [503, UNAVAILABLE_TEXT.database],
       redis: [503, UNAVAILABLE_TEXT.redis],
       fetch: [500, 'Internal Server Error'],
