@@ -3,6 +3,7 @@ export * from './validation';
 export * from './access';
 export * from './references';
 export * from './requestWorkflow';
+export * from './saTime';
 export * from './iris';
 export * from './reportBuilder';
 export * from './avsEditor';

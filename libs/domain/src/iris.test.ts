@@ -1,7 +1,6 @@
 import {
   bilinearElevation,
   financialYearTo,
-  formatSast,
   gridCell,
   haversineMetres,
   isSoilDangerous,
@@ -23,6 +22,7 @@ import {
   waterDistanceClass,
   worstClass,
 } from './iris';
+import { formatSast } from './saTime';
 
 describe('spec 03 §9: water altitude class against the point elevation (ele 100)', () => {
   it.each([

@@ -20,9 +20,6 @@ export const SOIL_DANGER_THRESHOLD = 12;
 export const PROFILE_HALF_SPAN_M = 1000;
 export const PROFILE_STEP_M = 50;
 
-/** Spec 03 §9: the time display offset, SAST (UTC+2, no daylight saving). */
-export const SAST_OFFSET_MINUTES = 120;
-
 /** Mean Earth radius (m, IUGG), the one PostGIS's spheroid distances are close to. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
@@ -81,19 +78,6 @@ export function isSoilDangerous(s6: number | null, s11: number | null): boolean 
 export function roundCoordinate(value: number): number {
   const rounded = Math.round(Math.abs(value) * 1e6) / 1e6;
   return value < 0 ? -rounded : rounded;
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Spec 03 §9: a time in SAST, 'YYYY-MM-DD HH:mm SAST' (UTC+2 whatever the machine's zone). */
-export function formatSast(time: Date | string | number): string {
-  const utc = new Date(time);
-  if (Number.isNaN(utc.getTime())) throw new RangeError(`Not a time: ${String(time)}`);
-  const t = new Date(utc.getTime() + SAST_OFFSET_MINUTES * 60_000);
-  return (
-    `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ` +
-    `${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())} SAST`
-  );
 }
 
 /** The colour of each class, the same on the screen and in the PDF. */

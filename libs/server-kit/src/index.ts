@@ -14,5 +14,6 @@ export * from './storage';
 export * from './caller';
 export * from './worker-endpoints';
 export * from './service-app';
+export * from './service-deps';
 export * from './services-table';
 export * from './route-access';

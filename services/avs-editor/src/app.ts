@@ -1,13 +1,8 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
-import { createSessionServiceApp, typed } from '@portal/server-kit';
+import { createSessionServiceApp, typed, type ServiceDeps } from '@portal/server-kit';
 import type { AvsEditorConfig } from './config';
 import { editorRoutes } from './routes/editor';
 
-export interface AvsEditorDeps {
-  ds: DataSource;
-  redis: Redis;
-}
+export type AvsEditorDeps = ServiceDeps;
 
 /** The address editor service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: AvsEditorConfig, deps: AvsEditorDeps) {

@@ -1,11 +1,10 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
+import type { ServiceDeps } from '@portal/server-kit';
 import type { AvsEditorConfig } from './config';
 
-/** What the routes need, built once in app.ts. */
-export interface AvsEditorContext {
+/**
+ * What the routes need, built once in app.ts. Its Redis carries session revocations and the
+ * request-updated announcements of resolved can't-locate requests.
+ */
+export interface AvsEditorContext extends ServiceDeps {
   config: AvsEditorConfig;
-  ds: DataSource;
-  /** Session revocation, and the request-updated announcements of resolved can't-locate requests. */
-  redis: Redis;
 }

@@ -1,5 +1,3 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
 import { join } from 'node:path';
 import {
   AttemptLimiter,
@@ -9,6 +7,7 @@ import {
   readKey,
   registerHealth,
   typed,
+  type ServiceDeps,
 } from '@portal/server-kit';
 import type { IdentityConfig } from './config';
 import { folderMailer, smtpMailer, type Mailer } from './mailer';
@@ -16,9 +15,7 @@ import { sessionRoutes } from './routes/session';
 import { passwordRoutes } from './routes/password';
 import { portalRoutes } from './routes/portal';
 
-export interface IdentityDeps {
-  ds: DataSource;
-  redis: Redis;
+export interface IdentityDeps extends ServiceDeps {
   mailer?: Mailer;
 }
 

@@ -1,15 +1,18 @@
-import type { DataSource } from 'typeorm';
 import { PORTAL_QUEUES } from '@portal/contracts';
 import { createPdfQueue } from '@portal/pdf-jobs';
-import { closeQueue, createSessionServiceApp, createStorage, type Redis, typed } from '@portal/server-kit';
+import {
+  closeQueue,
+  createSessionServiceApp,
+  createStorage,
+  type Redis,
+  typed,
+  type ServiceDeps,
+} from '@portal/server-kit';
 import type { IrisConfig } from './config';
 import { registerQueueDashboard } from './dashboard';
 import { irisRoutes } from './routes/iris';
 
-export interface IrisDeps {
-  ds: DataSource;
-  redis: Redis;
-}
+export type IrisDeps = ServiceDeps;
 
 /** The IRiS service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: IrisConfig, deps: IrisDeps) {

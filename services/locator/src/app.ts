@@ -1,16 +1,11 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
-import { createSessionServiceApp, typed } from '@portal/server-kit';
+import { createSessionServiceApp, typed, type ServiceDeps } from '@portal/server-kit';
 import type { LocatorConfig } from './config';
 import { avsRoutes } from './routes/avs';
 import { imageryRoutes } from './routes/imagery';
 import { tileRoutes } from './routes/tiles';
 import { validateRoutes } from './routes/validate';
 
-export interface LocatorDeps {
-  ds: DataSource;
-  redis: Redis;
-}
+export type LocatorDeps = ServiceDeps;
 
 /** The locator service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {

@@ -1,10 +1,7 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
+import type { ServiceDeps } from '@portal/server-kit';
 import type { LocatorConfig } from './config';
 
 /** What the routes need, built once in app.ts. */
-export interface LocatorContext {
+export interface LocatorContext extends ServiceDeps {
   config: LocatorConfig;
-  ds: DataSource;
-  redis: Redis;
 }

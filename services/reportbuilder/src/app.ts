@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { PORTAL_QUEUES } from '@portal/contracts';
 import { createPdfQueue } from '@portal/pdf-jobs';
 import {
@@ -7,19 +6,17 @@ import {
   createServiceApp,
   createStorage,
   readKey,
-  type Redis,
   registerHealth,
   type Storage,
   typed,
+  type ServiceDeps,
 } from '@portal/server-kit';
 import type { ReportBuilderConfig } from './config';
 import { imageRoutes } from './routes/images';
 import { pdfRoutes } from './routes/pdf';
 import { reportRoutes } from './routes/reports';
 
-export interface ReportBuilderDeps {
-  ds: DataSource;
-  redis: Redis;
+export interface ReportBuilderDeps extends ServiceDeps {
   /** Images' storage (default: local disk at config.storageDir). */
   storage?: Storage;
 }

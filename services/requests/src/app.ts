@@ -1,6 +1,10 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
-import { closeQueue, createSessionServiceApp, createStorage, typed } from '@portal/server-kit';
+import {
+  closeQueue,
+  createSessionServiceApp,
+  createStorage,
+  typed,
+  type ServiceDeps,
+} from '@portal/server-kit';
 import type { RequestsConfig } from './config';
 import { createConsoleQueue } from './jobs/consoleJobs';
 import { attachRealtime } from './realtime';
@@ -8,10 +12,7 @@ import { exportRoutes } from './routes/exports';
 import { queueRoutes } from './routes/queue';
 import { requestRoutes } from './routes/requests';
 
-export interface RequestsDeps {
-  ds: DataSource;
-  redis: Redis;
-}
+export type RequestsDeps = ServiceDeps;
 
 /** The requests service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {

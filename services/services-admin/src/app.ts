@@ -1,6 +1,4 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
-import { createSessionServiceApp, typed } from '@portal/server-kit';
+import { createSessionServiceApp, typed, type ServiceDeps } from '@portal/server-kit';
 import { guards } from './access';
 import type { ServicesAdminConfig } from './config';
 import { settleKeptLists } from './page-for-model';
@@ -10,10 +8,7 @@ import { rateRoutes } from './routes/rates';
 import { serviceAssignmentRoutes } from './routes/service-assignment';
 import { userRoutes } from './routes/users';
 
-export interface ServicesAdminDeps {
-  ds: DataSource;
-  redis: Redis;
-}
+export type ServicesAdminDeps = ServiceDeps;
 
 /** The services-admin service as a Fastify app (tests drive it with inject; main.ts listens). */
 export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminDeps) {

@@ -22,7 +22,7 @@ import {
 } from './searchOptions';
 import { offersCantLocate } from './searchState';
 import { SEARCH_TEXT } from './texts';
-import { useDebounced } from './useDebounced';
+import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useAvsOptions, type LocatorSearch } from './useLocatorSearch';
 
 export interface SearchPanelProps {
@@ -120,7 +120,7 @@ export function SearchPanel({ search, cantLocate }: SearchPanelProps) {
 function Suggestions({ search }: { search: LocatorSearch }) {
   const { state } = search;
   const options = useAvsOptions();
-  const typed = useDebounced(state.query.trim(), AUTOCOMPLETE_DEBOUNCE_MS);
+  const typed = useDebouncedValue(state.query.trim(), AUTOCOMPLETE_DEBOUNCE_MS);
   const option = state.option ? SEARCH_OPTIONS[state.option] : null;
   // Suggestions only while typing: once a search has run (results or failure), the result list shows.
   const wanted =

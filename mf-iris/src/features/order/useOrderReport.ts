@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { IRIS_SUPPORT_EMAIL_DEFAULT, REQUEST_CREATED } from '@portal/contracts';
-import { useAppDispatch } from '@portal/web-kit';
+import { newIdempotencyKey, useAppDispatch } from '@portal/web-kit';
 import {
   useCreateIrisReportMutation,
   useCreateIrisRequestMutation,
@@ -31,7 +31,7 @@ export function useOrderReport(pointKey: string | null): OrderReport {
   const [ordering, setOrdering] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // One key per chosen location: ordering the same point again (after a failure) is the same request.
-  const idempotencyKey = useMemo(() => (pointKey ? crypto.randomUUID() : ''), [pointKey]);
+  const idempotencyKey = useMemo(() => (pointKey ? newIdempotencyKey() : ''), [pointKey]);
   const supportEmail = settings.data?.supportEmail || IRIS_SUPPORT_EMAIL_DEFAULT;
 
   const order = useCallback(

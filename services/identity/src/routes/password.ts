@@ -22,7 +22,7 @@ import type { TypedFastify } from '@portal/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { resetMail } from '../mailer';
 import { createResetToken, spendResetToken, type ResetPurpose } from '../reset-tokens';
-import type { IdentityContext } from '../deps';
+import type { IdentityContext } from '../context';
 
 export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
   const { ds, redis, config, mailer, emailAttempts } = ctx;

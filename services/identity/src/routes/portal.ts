@@ -13,7 +13,7 @@ import { AuditRecordEntity, UserEntity } from '@portal/db';
 import { notFound, unauthorized } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
 import { ownServices, toServiceAnswer } from '../accounts';
-import type { IdentityContext } from '../deps';
+import type { IdentityContext } from '../context';
 
 /** What the shell's frame needs besides the account calls: menus, the home tiles, the audit log. */
 export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {

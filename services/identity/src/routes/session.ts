@@ -20,7 +20,7 @@ import { UserEntity, hashPassword, verifyPassword } from '@portal/db';
 import { HttpError, badRequest, revokeSessionsBefore, unauthorized } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
 import { claimsOf, sessionUserFor } from '../accounts';
-import type { IdentityContext } from '../deps';
+import type { IdentityContext } from '../context';
 
 /** A hash to verify against when the e-mail is unknown, so both cases take the same time. */
 let decoyHash: Promise<string> | undefined;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import type { AdminUser } from '@portal/contracts';
-import { useDebouncedValue } from '../../../layout/useDebouncedValue';
+import { useDebouncedValue } from '@portal/web-kit';
 import { ADMIN_TEXT } from '../../../texts';
 import { useSearchUsersQuery } from '../api/usersApi';
 
