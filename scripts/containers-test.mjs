@@ -19,6 +19,9 @@
 // Pods use the host's network, so every process is moved off the ports a local `npm start` uses
 // (+20000: the gateway on 28080). State: a throwaway database `portal_containers_test` on the local
 // PostgreSQL (DATABASE_URL's server) and Redis database 11 of the local Redis (REDIS_URL's server).
+//
+// One file on purpose: it is a script run by hand, step after step (base image, images, pods, checks,
+// the remote's roll-out), each step using what the one before left; plain Node with no build step.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,

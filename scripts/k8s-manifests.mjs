@@ -8,6 +8,9 @@
 //
 // Plain Node, no dependencies (a small YAML writer below). `generateManifests(options)` is also used by
 // scripts/containers-test.mjs to run the same manifests under `podman play kube`.
+//
+// One file on purpose: the scripts are plain Node with no build step, and every manifest kind here is one
+// function reading the same two tables; the YAML writer is the only helper, and it serves only them.
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

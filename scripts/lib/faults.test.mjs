@@ -12,6 +12,9 @@
 //   - Nothing lost: requests are created all along, and every one answered 201 is in the database at the
 //     end.
 //
+// One file on purpose: the three faults run in turn against one portal that takes a minute to start, and
+// the 'nothing lost' check spans all of them.
+//
 // Needs the build (`npm test` builds first; alone: `npx nx run-many -t build`, then
 // `node --test scripts/lib/faults.test.mjs`), PostgreSQL as for the other tests and the redis-server binary.
 import assert from 'node:assert/strict';
