@@ -18,20 +18,11 @@ import { createRequire } from 'node:module';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
-import { percentile, round } from './stats.mjs';
+import { round, timingSummary } from './stats.mjs';
+import { numberOption, benchLog } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const log = (line) => console.log(`[avs-editor] ${line}`);
-const summary = (times) => ({
-  samples: times.length,
-  p50Ms: round(percentile(times, 50)),
-  p95Ms: round(percentile(times, 95)),
-  maxMs: round(Math.max(...times)),
-});
+const log = benchLog('avs-editor');
 
 export const AVS_EDITOR_TARGETS = { displayDataP95Ms: 100, duplicateDequeues: 0 };
 const OPERATORS = 20;
@@ -103,11 +94,11 @@ export async function measureAvsEditor({ scale = 1_000_000, points = 300, rounds
     const pointData = [];
     for (const p of sample) pointData.push((await timedGet(service.base, cookie, path('point', p))).ms);
     const displayData = {
-      ...summary(display),
+      ...timingSummary(display),
       meanFeatures: round(features.reduce((a, b) => a + b, 0) / features.length),
     };
     log(`display_data: ${JSON.stringify(displayData)}`);
-    log(`get_point_data: ${JSON.stringify(summary(pointData))}`);
+    log(`get_point_data: ${JSON.stringify(timingSummary(pointData))}`);
 
     // Dequeue: 20 operators at once, `rounds` times, on each parcel queue.
     const dequeue = {};
@@ -132,13 +123,13 @@ export async function measureAvsEditor({ scale = 1_000_000, points = 300, rounds
         duplicates += taken.length - new Set(taken).size;
         ids.forEach((id, i) => (previous[i] = id));
       }
-      dequeue[queue] = { operators: OPERATORS, rounds, ...summary(times), duplicates, empty };
+      dequeue[queue] = { operators: OPERATORS, rounds, ...timingSummary(times), duplicates, empty };
       log(`dequeue ${queue}: ${JSON.stringify(dequeue[queue])}`);
     }
     return {
       dataset: counts[0],
       displayData,
-      pointData: summary(pointData),
+      pointData: timingSummary(pointData),
       dequeue,
       targets: AVS_EDITOR_TARGETS,
     };
@@ -155,9 +146,9 @@ export async function measureAvsEditor({ scale = 1_000_000, points = 300, rounds
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measureAvsEditor({
-    scale: arg('scale', 1_000_000),
-    points: arg('points', 300),
-    rounds: arg('rounds', 30),
+    scale: numberOption('scale', 1_000_000),
+    points: numberOption('points', 300),
+    rounds: numberOption('rounds', 30),
   });
   writeFileSync(join(ROOT, 'bench/results/avs-editor.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(result, null, 2));

@@ -4,13 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { percentile, round } from './stats.mjs';
+import { option } from './lib/cli.mjs';
 
 const round1 = (n) => round(n, 1);
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 
 async function sessionCookie(gateway) {
   const res = await fetch(`${gateway}/api/v1.0/login`, {
@@ -83,9 +79,9 @@ export async function measureGatewayOverhead(gateway, identity, seconds, rounds 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measureGatewayOverhead(
-    arg('gateway', 'http://localhost:8080'),
-    arg('identity', 'http://127.0.0.1:3001'),
-    Number(arg('seconds', '8')),
+    option('gateway', 'http://localhost:8080'),
+    option('identity', 'http://127.0.0.1:3001'),
+    Number(option('seconds', '8')),
   );
   console.log(JSON.stringify(result, null, 2));
   writeFileSync(

@@ -12,15 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { round } from './stats.mjs';
+import { option } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
 const db = require(join(ROOT, 'libs/db/dist/index.js'));
 const geo = require(join(ROOT, 'libs/geo/dist/index.js'));
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 
 const TOWNS = [
   ['Stellenbosch', 18.86, -33.935],
@@ -179,9 +175,9 @@ export async function measureGeoImport({ addresses = 200_000, parcels = 100_000,
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measureGeoImport({
-    addresses: Number(arg('addresses', '200000')),
-    parcels: Number(arg('parcels', '100000')),
-    progress: arg('progress', 'auto'),
+    addresses: Number(option('addresses', '200000')),
+    parcels: Number(option('parcels', '100000')),
+    progress: option('progress', 'auto'),
   });
   console.log(JSON.stringify(result, null, 2));
   writeFileSync(

@@ -15,14 +15,10 @@ import pg from 'pg';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
+import { option } from './lib/cli.mjs';
 
 export const TARGET_P95_MS = 40;
 export const TILE_ZOOM = 14;
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 
 /**
  * Every z14 tile holding parcels (by parcel centroid) with its parcel count, densest first; `count`
@@ -170,9 +166,9 @@ export function writeGeoTilesResults(result) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measureGeoTiles({
-    scale: Number(arg('scale', '1000000')),
-    tiles: Number(arg('tiles', '300')),
-    samples: Number(arg('samples', '5')),
+    scale: Number(option('scale', '1000000')),
+    tiles: Number(option('tiles', '300')),
+    samples: Number(option('samples', '5')),
   });
   console.log(JSON.stringify(writeGeoTilesResults(result), null, 2));
 }

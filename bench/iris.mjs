@@ -28,13 +28,10 @@ import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { ROOT, sleep } from '../scripts/lib/system.mjs';
 import { benchSessionCookie, buildProject } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
+import { numberOption, benchLog } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const log = (line) => console.log(`[iris] ${line}`);
+const log = benchLog('iris');
 
 export const IRIS_BENCH_DATABASE = 'portal_bench_iris';
 export const IRIS_TARGETS = { computationP95Ms: 300, pdfP95Ms: 2000 };
@@ -272,10 +269,10 @@ export async function measureIris({ reports = 200, latency = 30, batch = 60, mem
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measureIris({
-    reports: arg('reports', 200),
-    latency: arg('latency', 30),
-    batch: arg('batch', 60),
-    memoryJobs: arg('memory-jobs', 200),
+    reports: numberOption('reports', 200),
+    latency: numberOption('latency', 30),
+    batch: numberOption('batch', 60),
+    memoryJobs: numberOption('memory-jobs', 200),
   });
   writeFileSync(join(ROOT, 'bench/results/iris.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(result, null, 2));

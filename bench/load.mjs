@@ -30,12 +30,9 @@ import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
 import { BENCH_PROCESS_ENV, buildProject } from './lib/services.mjs';
 import { ensureRequestsBenchDatabase } from './request-pager.mjs';
 import { round } from './stats.mjs';
+import { option, benchLog } from './lib/cli.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const log = (line) => console.log(`[load] ${line}`);
+const log = benchLog('load');
 
 /**
  * The service that reads the geodata (portal_bench_geo); the others use portal_bench_requests, which holds
@@ -273,8 +270,8 @@ export function writeLoadResults(result) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = writeLoadResults(
     await measureLoad({
-      seconds: Number(arg('seconds', '12')),
-      connections: Number(arg('connections', '50')),
+      seconds: Number(option('seconds', '12')),
+      connections: Number(option('connections', '50')),
     }),
   );
   console.log(JSON.stringify(result, null, 2));

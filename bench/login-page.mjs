@@ -5,11 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { percentile, round } from './stats.mjs';
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
+import { option } from './lib/cli.mjs';
 
 export async function measureLoginPage(baseUrl, runs) {
   const browser = await chromium.launch({
@@ -71,7 +67,7 @@ export async function measureLoginPage(baseUrl, runs) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await measureLoginPage(arg('url', 'http://localhost:8080'), Number(arg('runs', '15')));
+  const result = await measureLoginPage(option('url', 'http://localhost:8080'), Number(option('runs', '15')));
   console.log(JSON.stringify(result, null, 2));
   writeFileSync(
     new URL('./results/login-page.json', import.meta.url),

@@ -25,15 +25,11 @@ import {
 import { ROOT } from '../scripts/lib/system.mjs';
 import { benchSessionCookie } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
+import { option } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
 const db = require(join(ROOT, 'libs/db/dist/index.js'));
 const { rolesOf } = require(join(ROOT, 'libs/domain/dist/index.js'));
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 
 export const TARGET_P95_MS = 30;
 
@@ -431,12 +427,12 @@ export function writePageForModelResults(result) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measurePageForModel({
-    users: Number(arg('users', '100000')),
-    samples: Number(arg('samples', '60')),
-    changeSamples: Number(arg('change-samples', '10')),
-    changePauseMs: Number(arg('change-pause', '100')),
-    pageSizes: arg('page-sizes', PAGE_SIZES.join(',')).split(',').map(Number),
-    filters: arg('filters', Object.keys(FILTERS).join(',')).split(','),
+    users: Number(option('users', '100000')),
+    samples: Number(option('samples', '60')),
+    changeSamples: Number(option('change-samples', '10')),
+    changePauseMs: Number(option('change-pause', '100')),
+    pageSizes: option('page-sizes', PAGE_SIZES.join(',')).split(',').map(Number),
+    filters: option('filters', Object.keys(FILTERS).join(',')).split(','),
   });
   console.log(JSON.stringify(writePageForModelResults(result), null, 2));
 }

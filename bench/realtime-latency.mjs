@@ -12,11 +12,7 @@ import { io } from 'socket.io-client';
 import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { percentile, round } from './stats.mjs';
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
+import { option } from './lib/cli.mjs';
 
 export const REALTIME_TARGET_P95_MS = 1000;
 const DEMO_PASSWORD = 'Portal-demo-2026';
@@ -155,8 +151,8 @@ export function writeRealtimeLatencyResults(results) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const results = await measureRealtimeLatency({
-    base: arg('url', 'http://localhost:8080'),
-    edits: Number(arg('edits', '100')),
+    base: option('url', 'http://localhost:8080'),
+    edits: Number(option('edits', '100')),
   });
   console.log(JSON.stringify(results, null, 2));
   writeRealtimeLatencyResults(results);

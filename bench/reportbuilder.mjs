@@ -23,20 +23,11 @@ import {
 import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { ROOT, sleep } from '../scripts/lib/system.mjs';
 import { benchSessionCookie, buildProject } from './lib/services.mjs';
-import { percentile, round } from './stats.mjs';
+import { round, timingSummary } from './stats.mjs';
+import { numberOption, benchLog } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const log = (line) => console.log(`[reportbuilder] ${line}`);
-const summary = (times) => ({
-  samples: times.length,
-  p50Ms: round(percentile(times, 50)),
-  p95Ms: round(percentile(times, 95)),
-  maxMs: round(Math.max(...times)),
-});
+const log = benchLog('reportbuilder');
 
 export const REPORTBUILDER_BENCH_DATABASE = 'portal_bench_reportbuilder';
 export const REPORTBUILDER_TARGETS = { pdfP95Ms: 3000 };
@@ -199,7 +190,7 @@ export async function measureReportBuilder({ saves = 50, uploads = 10, pdfs = 20
       if (i >= 3) saveTimes.push(ms);
     }
     const sectionSave = {
-      ...summary(saveTimes),
+      ...timingSummary(saveTimes),
       buildings: 30,
       bodyKb: round(JSON.stringify(sections).length / 1024),
     };
@@ -234,8 +225,8 @@ export async function measureReportBuilder({ saves = 50, uploads = 10, pdfs = 20
     }
     const imageUpload = {
       pngMb: round(png.length / 1024 / 1024),
-      upload: summary(uploadTimes),
-      crop: summary(cropTimes),
+      upload: timingSummary(uploadTimes),
+      crop: timingSummary(cropTimes),
     };
     log(`image: ${JSON.stringify(imageUpload)}`);
 
@@ -258,7 +249,7 @@ export async function measureReportBuilder({ saves = 50, uploads = 10, pdfs = 20
       }
       if (i >= 3) pdfTimes.push(performance.now() - started);
     }
-    const pdf = summary(pdfTimes);
+    const pdf = timingSummary(pdfTimes);
     log(`report PDF generate → ready, warm worker: ${JSON.stringify(pdf)}`);
     return { sectionSave, imageUpload, pdf, targets: REPORTBUILDER_TARGETS };
   } finally {
@@ -268,9 +259,9 @@ export async function measureReportBuilder({ saves = 50, uploads = 10, pdfs = 20
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measureReportBuilder({
-    saves: arg('saves', 50),
-    uploads: arg('uploads', 10),
-    pdfs: arg('pdfs', 20),
+    saves: numberOption('saves', 50),
+    uploads: numberOption('uploads', 10),
+    pdfs: numberOption('pdfs', 20),
   });
   writeFileSync(join(ROOT, 'bench/results/reportbuilder.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(result, null, 2));

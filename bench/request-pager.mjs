@@ -26,17 +26,13 @@ import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { ROOT, sleep } from '../scripts/lib/system.mjs';
 import { benchSessionCookie, buildProject } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
+import { option, flag, benchLog } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const flag = (name) => process.argv.includes(`--${name}`);
 
 export const REQUESTS_BENCH_DATABASE = 'portal_bench_requests';
 export const PAGER_TARGET_P95_MS = 50;
-const log = (line) => console.log(`[request-pager] ${line}`);
+const log = benchLog('request-pager');
 
 /**
  * Generates `count` requests in one statement per 100 000 (generate_series): types 70 % SAVI, 20 % AVS,
@@ -330,12 +326,12 @@ export async function measureXlsxExport({ rows = 100_000 } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measureRequestPager({
-    samples: Number(arg('samples', 20)),
-    count: Number(arg('requests', 1_000_000)),
+    samples: Number(option('samples', 20)),
+    count: Number(option('requests', 1_000_000)),
     force: flag('force'),
   });
   if (!flag('skip-export'))
-    result.xlsxExport = await measureXlsxExport({ rows: Number(arg('export-rows', 100_000)) });
+    result.xlsxExport = await measureXlsxExport({ rows: Number(option('export-rows', 100_000)) });
   writeFileSync(join(ROOT, 'bench/results/request-pager.json'), JSON.stringify(result, null, 2) + '\n');
   const { rows, ...summary } = result;
   console.log(JSON.stringify({ ...summary, rows: rows.length }, null, 2));

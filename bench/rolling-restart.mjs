@@ -26,13 +26,9 @@ import {
   startBenchPortal,
 } from './load.mjs';
 import { percentile, round } from './stats.mjs';
+import { option, flag, benchLog } from './lib/cli.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const flag = (name) => process.argv.includes(`--${name}`);
-const log = (line) => console.log(`[rolling-restart] ${line}`);
+const log = benchLog('rolling-restart');
 
 /**
  * The calls of the load, by service: each must answer 2xx (checked before the load starts). POSTs where
@@ -344,7 +340,7 @@ export function writeRollingRestartResults(result) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = writeRollingRestartResults(
     await measureRollingRestart({
-      clients: Number(arg('clients', '20')),
+      clients: Number(option('clients', '20')),
       single: !flag('skip-single'),
       multi: !flag('single-only'),
     }),
