@@ -6,7 +6,7 @@ import type * as PdfJobs from '@portal/pdf-jobs';
 import { ROOT } from '../../scripts/lib/processes.mjs';
 import { signedIn } from '../support/auth';
 import { openConsoleAt } from '../support/console';
-import { queryRun } from '../support/env';
+import { createSaviRequest } from '../support/requests';
 
 // The SAVi report builder through the portal URL (issue 13): the request queue console at /requests/admin
 // (mf-requests-admin: QS check → Start report), the report builder remote at /reportbuilder/* (mf-reportbuilder:
@@ -45,37 +45,9 @@ const EXPECTED = {
 } as const;
 
 /** A SAVI request of user@portal.test (Policy Number reference) at a located address; its GRiP and id. */
-async function createRequest(page: Page): Promise<{ grip: string; id: string }> {
-  // Addresses of their own (request-queue.spec uses 40 onwards), so no other test's request is beside it.
-  const [address] = await queryRun<{ lat: number; lng: number }>(
-    `SELECT ST_Y(point) AS lat, ST_X(point) AS lng FROM geo.addresses
-      WHERE parcel_id IS NOT NULL AND unit IS NULL AND house_number <> '' ORDER BY id OFFSET $1 LIMIT 1`,
-    [120],
-  );
-  const reverse = await page.request.post('/api/avs/reverse', {
-    data: { lat: address.lat, lng: address.lng, searchOption: 'address' },
-  });
-  expect(reverse.status(), await reverse.text()).toBe(200);
-  const { result } = await reverse.json();
-  const created = await page.request.put('/api/v1.0/request/', {
-    data: {
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      Searched_For: result.address.formatted_address,
-      mode: 'address',
-      Selected_Address: result.address.formatted_address,
-      coordinates: { lat: address.lat, lng: address.lng },
-      selected: result.address,
-      parcel: result.parcel,
-      reference: { POLICY_NUMBER: 'KM246810' },
-    },
-    headers: { 'Idempotency-Key': `reportbuilder-e2e-${Date.now()}` },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const grip = created.headers()['x-grip-reference'];
-  const id = created.headers()['location'].match(/\/request\/([^/]+)\/any/)![1];
-  return { grip, id };
-}
+// Addresses of their own (request-queue.spec uses 40 onwards), so no other test's request is beside it.
+const createRequest = (page: Page) =>
+  createSaviRequest(page, { nth: 120, policyNumber: 'KM246810', keyPrefix: 'reportbuilder-e2e' });
 
 /** The request as GET /api/v1.0/request/{id}/any answers it, with the page's session. */
 async function requestRecord(page: Page, id: string): Promise<{ status: string; RVETotal: number | null }> {

@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signedIn } from '../support/auth';
 import { openConsoleAt } from '../support/console';
 import { queryRun } from '../support/env';
+import { createSaviRequest } from '../support/requests';
 
 // The request queue through the portal URL (issue 11): a user's request goes through /requests and the
 // console at /requests/admin (mf-requests-admin loaded by the shell at run time), its calls served by
@@ -14,38 +15,8 @@ test.describe.configure({ mode: 'serial' });
 
 let counter = 0;
 /** A SAVI request of the demo user at the n-th located address; answers its GRiP reference and id. */
-async function createRequest(page: Page): Promise<{ grip: string; id: string }> {
-  const [address] = await queryRun<{ lat: number; lng: number }>(
-    `SELECT ST_Y(point) AS lat, ST_X(point) AS lng FROM geo.addresses
-      WHERE parcel_id IS NOT NULL AND unit IS NULL AND house_number <> '' ORDER BY id OFFSET $1 LIMIT 1`,
-    [40 + counter++],
-  );
-  const reverse = await page.request.post('/api/avs/reverse', {
-    data: { lat: address.lat, lng: address.lng, searchOption: 'address' },
-  });
-  const { result } = await reverse.json();
-  const created = await page.request.put('/api/v1.0/request/', {
-    data: {
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      Searched_For: result.address.formatted_address,
-      mode: 'address',
-      Selected_Address: result.address.formatted_address,
-      coordinates: { lat: address.lat, lng: address.lng },
-      selected: result.address,
-      parcel: result.parcel,
-      reference: { POLICY_NUMBER: 'KM123456' },
-    },
-    headers: { 'Idempotency-Key': `queue-e2e-${Date.now()}-${counter}` },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const grip = created.headers()['x-grip-reference'];
-  const [{ id }] = await queryRun<{ id: string }>(
-    'SELECT id FROM requests.requests WHERE grip_reference = $1',
-    [grip],
-  );
-  return { grip, id };
-}
+const createRequest = (page: Page) =>
+  createSaviRequest(page, { nth: 40 + counter++, policyNumber: 'KM123456', keyPrefix: 'queue-e2e' });
 
 const statusOf = async (id: string) =>
   (await queryRun<{ status: string }>('SELECT status FROM requests.requests WHERE id = $1', [id]))[0].status;

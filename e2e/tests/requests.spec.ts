@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demoAccount, login } from '../support/auth';
 import { queryRun } from '../support/env';
+import { locatedAddress, saviRequestForm } from '../support/requests';
 
 // Request creation through the portal URL: the gateway routes /api/v1.0/request… to services/requests,
 // which the global setup starts from the process table. The request is made from a real parcel of the run's
@@ -10,26 +11,9 @@ test('logs a request from a located parcel once, reads it back and shows it on t
   const user = demoAccount('user@portal.test');
   await login(page, user.email, user.password);
 
-  const [address] = await queryRun<{ lat: number; lng: number }>(`
-    SELECT ST_Y(point) AS lat, ST_X(point) AS lng FROM geo.addresses
-    WHERE parcel_id IS NOT NULL AND unit IS NULL AND house_number <> '' ORDER BY id LIMIT 1`);
-  const reverse = await page.request.post('/api/avs/reverse', {
-    data: { lat: address.lat, lng: address.lng, searchOption: 'address' },
-  });
-  const { result } = await reverse.json();
-  expect(result.parcel).not.toBeNull();
-
-  const form = {
-    requestType: 'SAVI',
-    requestSubType: 'Replacement Value Estimate',
-    Searched_For: result.address.formatted_address,
-    mode: 'address',
-    Selected_Address: result.address.formatted_address,
-    coordinates: { lat: address.lat, lng: address.lng },
-    selected: result.address,
-    parcel: result.parcel,
-    reference: { POLICY_NUMBER: 'KM123456' },
-  };
+  const address = await locatedAddress(0);
+  const form = await saviRequestForm(page, address, 'KM123456');
+  expect(form.parcel).not.toBeNull();
   const key = `e2e-${Date.now()}`;
   const created = await page.request.put('/api/v1.0/request/', {
     data: form,
@@ -57,7 +41,7 @@ test('logs a request from a located parcel once, reads it back and shows it on t
     grip,
   ]);
   expect(rows).toEqual([
-    { request_type: 'SAVI', status: 'New', user_email: user.email, parcel_id: result.parcel.id },
+    { request_type: 'SAVI', status: 'New', user_email: user.email, parcel_id: form.parcel.id },
   ]);
 
   const refused = await page.request.put('/api/v1.0/request/', { data: { ...form, reference: {} } });
@@ -71,7 +55,7 @@ test('logs a request from a located parcel once, reads it back and shows it on t
   expect(await record.json()).toMatchObject({
     gripReference: grip,
     status: 'New',
-    parcel: { id: result.parcel.id },
+    parcel: { id: form.parcel.id },
   });
 
   const d = 0.01;
