@@ -1,0 +1,26 @@
+import { AVS_API, IMAGERY_API, TILES_API } from './geo';
+import { VALIDATION_API } from './validation';
+
+/**
+ * The locator's routes as services/locator registers them (Fastify's `:param` spelling). These are the keys
+ * libs/domain/src/routeAccess.ts looks a route up by, so a path here changes only with its entry there; the
+ * screens build their URLs with AVS_API, IMAGERY_API, TILES_API and VALIDATION_API.
+ */
+export const LOCATOR_ROUTES = {
+  geocode: AVS_API.geocode,
+  search: AVS_API.search,
+  searchPostal: AVS_API.searchPostal,
+  reverse: AVS_API.reverse,
+  geojson: AVS_API.geojson,
+  satelliteTile: `${TILES_API.prefix}satellite/:z/:x/:y.jpg`,
+  vectorTile: `${TILES_API.prefix}:layer/:z/:x/:y.mvt`,
+  coverage: IMAGERY_API.coverage,
+  imageUrl: IMAGERY_API.imageUrl,
+  smallImageUrl: IMAGERY_API.smallImageUrl,
+  /** The built-in provider's rendered images (a wildcard under IMAGERY_API.images). */
+  images: `${IMAGERY_API.images}*`,
+  /** The oblique viewer's proxy: a prefix, every path under it is proxied. */
+  pictometryProxy: IMAGERY_API.pictometryProxy,
+  validate: VALIDATION_API.validate,
+  validateBatch: VALIDATION_API.batch,
+} as const;
