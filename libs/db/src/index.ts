@@ -20,3 +20,12 @@ export { hashPassword, verifyPassword, passwordNeedsRehash, PASSWORD_HASH_OPTION
 export { seed, DEMO_ACCOUNTS, DEMO_PASSWORD, type SeedCounts, type SeedSummary } from './seed';
 export { runMigrations } from './migrate';
 export { createTestDatabase, DEFAULT_TEST_DATABASE_ADMIN_URL, type TestDatabase } from './testing';
+export {
+  containsPattern,
+  escapeLike,
+  joinedUuidSlice,
+  KeptLists,
+  SqlParameters,
+  type KeptList,
+  type KeptListsOptions,
+} from './sql';

@@ -1,0 +1,2 @@
+export { containsPattern, escapeLike, SqlParameters } from './parameters';
+export { joinedUuidSlice, KeptLists, type KeptList, type KeptListsOptions } from './kept-lists';
