@@ -246,3 +246,27 @@ export const ADMIN_API = {
     `/api/v1.0/reportbuilder/rates/${encodeURIComponent(groupID)}/export.xlsx`,
   ratesImport: (groupID: string) => `/api/v1.0/reportbuilder/rates/${encodeURIComponent(groupID)}/import`,
 } as const;
+
+/**
+ * The route patterns services-admin registers, as Fastify reads them (ADMIN_API writes the URLs the
+ * clients call). libs/domain/src/routeAccess.ts keys its table by these exact patterns.
+ */
+export const ADMIN_ROUTES = {
+  pageForModel: ADMIN_API.pageForModel,
+  allServices: ADMIN_API.allServices,
+  /** The caller's own group's services. */
+  ownGroupServices: '/api/v1.0/group/services',
+  groupServices: '/api/v1.0/group/:id/services',
+  groupService: '/api/v1.0/group/:id/service/:service',
+  userServices: '/api/v1.0/user/:id/services',
+  userService: '/api/v1.0/user/:id/service/:service',
+  users: ADMIN_API.users,
+  user: '/api/v1.0/user/:id',
+  groups: ADMIN_API.groups,
+  group: '/api/v1.0/group/:id',
+  groupUsers: '/api/v1.0/group/:id/users',
+  rates: '/api/v1.0/reportbuilder/rates/:groupID',
+  saveRates: ADMIN_API.saveRates,
+  ratesExport: '/api/v1.0/reportbuilder/rates/:groupID/export.xlsx',
+  ratesImport: '/api/v1.0/reportbuilder/rates/:groupID/import',
+} as const;

@@ -25,6 +25,8 @@ export {
   escapeLike,
   joinedUuidSlice,
   KeptLists,
+  PG_ERROR,
+  pgErrorCode,
   SqlParameters,
   type KeptList,
   type KeptListsOptions,

@@ -1,2 +1,3 @@
+export { PG_ERROR, pgErrorCode } from './errors';
 export { containsPattern, escapeLike, SqlParameters } from './parameters';
 export { joinedUuidSlice, KeptLists, type KeptList, type KeptListsOptions } from './kept-lists';

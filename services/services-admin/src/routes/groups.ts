@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import {
-  ADMIN_API,
+  ADMIN_ROUTES,
   AdminListQuery,
   GroupAnswer,
   GroupBody,
@@ -11,16 +11,16 @@ import {
   SuccessAnswer,
 } from '@portal/contracts';
 import { messages } from '@portal/domain';
-import { GroupEntity, UserEntity } from '@portal/db';
+import { GroupEntity, PG_ERROR, pgErrorCode, UserEntity } from '@portal/db';
 import { badRequest, conflict, type TypedFastify } from '@portal/server-kit';
 import type { Guard } from '../access';
-import { recordChange } from '../audit';
+import { recordChange } from '../store/audit';
 import type { ServicesAdminContext } from '../context';
-import { assertUserExists, groupOr404 } from '../lookups';
+import { assertUserExists, groupOr404 } from '../store/lookups';
 import { normaliseReferences } from '../references';
 import { ERRORS } from '../schemas';
-import { escapeLike, idWindow, Parameters, pgCode } from '../sql';
-import { adminGroup, adminGroups } from '../views';
+import { groupCodeTaken, listGroups } from '../store/groups';
+import { adminGroup } from '../store/views';
 
 const GROUP_TEXT = {
   codeTaken: (code: string) => `A group with the code '${code}' already exists.`,
@@ -29,31 +29,6 @@ const GROUP_TEXT = {
     `This group still has ${count} user(s). Move them to another group first.`,
   deleted: 'Group deleted.',
 } as const;
-
-const GROUPS_DEFAULT_LIMIT = 500;
-
-/** Groups by name (then id), optionally matching `search` in name or code. */
-async function listGroups(
-  manager: EntityManager,
-  { search, limit = GROUPS_DEFAULT_LIMIT, offset = 0 }: AdminListQuery,
-) {
-  const params = new Parameters();
-  const conditions: string[] = [];
-  if (search?.trim()) {
-    const pattern = params.bind(`%${escapeLike(search.trim())}%`);
-    conditions.push(`(g.name ILIKE ${pattern} OR g.code ILIKE ${pattern})`);
-  }
-  const { ids, total } = await idWindow(manager, {
-    from: 'identity.groups g',
-    alias: 'g',
-    conditions,
-    params,
-    orderBy: 'lower(g.name), g.id',
-    limit,
-    offset,
-  });
-  return { success: true, groups: await adminGroups(manager, ids), total };
-}
 
 /** The stored fields of a group, as audited. */
 type GroupFields = Pick<
@@ -103,13 +78,7 @@ async function groupChanges(
   if (body.code !== undefined) {
     const code = body.code.trim();
     if (!code) throw badRequest(messages.notEmpty('Code'));
-    const taken = await manager
-      .getRepository(GroupEntity)
-      .createQueryBuilder('g')
-      .where('lower(g.code) = lower(:code)', { code })
-      .andWhere(groupId ? 'g.id <> :groupId' : 'true', { groupId })
-      .getExists();
-    if (taken) throw conflict(GROUP_TEXT.codeTaken(code));
+    if (await groupCodeTaken(manager, code, groupId)) throw conflict(GROUP_TEXT.codeTaken(code));
     changes.code = code;
   }
   if (body.admin !== undefined) {
@@ -135,23 +104,23 @@ async function saveGroup<T>(code: string | undefined, save: () => Promise<T>): P
   try {
     return await save();
   } catch (err) {
-    if (pgCode(err) === '23505' && code) throw conflict(GROUP_TEXT.codeTaken(code));
+    if (pgErrorCode(err) === PG_ERROR.uniqueViolation && code) throw conflict(GROUP_TEXT.codeTaken(code));
     throw err;
   }
 }
 
 export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContext, guard: Guard) {
   app.get(
-    ADMIN_API.groups,
+    ADMIN_ROUTES.groups,
     {
       onRequest: guard(ROLE.admin),
       schema: { querystring: AdminListQuery, response: { 200: GroupsAnswer, ...ERRORS } },
     },
-    async (request) => listGroups(ds.manager, request.query),
+    async (request) => ({ success: true, ...(await listGroups(ds.manager, request.query)) }),
   );
 
   app.put(
-    ADMIN_API.groups,
+    ADMIN_ROUTES.groups,
     { onRequest: guard(ROLE.admin), schema: { body: GroupBody, response: { 201: GroupAnswer, ...ERRORS } } },
     async (request, reply) => {
       const id = await ds.transaction(async (manager) => {
@@ -171,7 +140,7 @@ export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContex
   );
 
   app.post(
-    '/api/v1.0/group/:id',
+    ADMIN_ROUTES.group,
     {
       onRequest: guard(ROLE.admin),
       schema: { params: IdParams, body: GroupUpdateBody, response: { 200: GroupAnswer, ...ERRORS } },
@@ -201,7 +170,7 @@ export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContex
   // users from joining between the count and the delete: joining takes a key-share lock on the group row.
   // Its service links and rate table go with it.
   app.delete(
-    '/api/v1.0/group/:id',
+    ADMIN_ROUTES.group,
     {
       onRequest: guard(ROLE.admin),
       schema: { params: IdParams, response: { 200: SuccessAnswer, ...ERRORS } },

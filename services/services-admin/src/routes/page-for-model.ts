@@ -1,4 +1,4 @@
-import { ADMIN_API, ModelPage, ROLE } from '@portal/contracts';
+import { ADMIN_ROUTES, ModelPage, ROLE } from '@portal/contracts';
 import type { TypedFastify } from '@portal/server-kit';
 import type { Guard } from '../access';
 import type { ServicesAdminContext } from '../context';
@@ -8,7 +8,7 @@ import { ERRORS, PageQueryInput } from '../schemas';
 /** The users and groups grids' server-side paging, sorting and filtering (spec 03 §7). */
 export async function pageForModelRoutes(app: TypedFastify, { ds }: ServicesAdminContext, guard: Guard) {
   app.get(
-    ADMIN_API.pageForModel,
+    ADMIN_ROUTES.pageForModel,
     {
       onRequest: guard(ROLE.admin),
       schema: { querystring: PageQueryInput, response: { 200: ModelPage, ...ERRORS } },

@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
-import { ADMIN_API, RatesAnswer, ROLE } from '@portal/contracts';
+import { ADMIN_ROUTES, RatesAnswer, ROLE } from '@portal/contracts';
 import { badRequest, HttpError, type TypedFastify } from '@portal/server-kit';
 import { assertMayEditRatesOf, assertMayReadRatesOf, type Guard } from '../access';
-import { recordChange } from '../audit';
+import { recordChange } from '../store/audit';
 import type { ServicesAdminContext } from '../context';
-import { groupOr404 } from '../lookups';
+import { groupOr404 } from '../store/lookups';
 import { invalidRates, parseRateRows, readRates, replaceRates } from '../rates';
 import {
   MAX_UPLOAD_BYTES,
@@ -46,7 +46,7 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
   };
 
   app.get(
-    '/api/v1.0/reportbuilder/rates/:groupID',
+    ADMIN_ROUTES.rates,
     {
       onRequest: ratesReadAccess,
       schema: { params: GroupIdParams, response: { 200: RatesAnswer, ...ERRORS } },
@@ -59,7 +59,7 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
   );
 
   app.post(
-    ADMIN_API.saveRates,
+    ADMIN_ROUTES.saveRates,
     {
       onRequest: ratesAccess,
       // 5 000 rows of JSON run past the default 1 MB.
@@ -90,7 +90,7 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
   );
 
   app.get(
-    '/api/v1.0/reportbuilder/rates/:groupID/export.xlsx',
+    ADMIN_ROUTES.ratesExport,
     { onRequest: ratesAccess, schema: { params: GroupIdParams } },
     async (request, reply) => {
       const group = await groupFor(request, request.params.groupID);
@@ -106,7 +106,7 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
   // Answers the rows read from the workbook without saving them: the editor shows them in its grid, where
   // they can be checked and corrected, and the user saves as usual (one way to change a table, audited).
   app.post(
-    '/api/v1.0/reportbuilder/rates/:groupID/import',
+    ADMIN_ROUTES.ratesImport,
     {
       onRequest: ratesAccess,
       schema: { params: GroupIdParams, response: { 200: RatesAnswer, 413: ERRORS[400], ...ERRORS } },

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import {
-  ADMIN_API,
+  ADMIN_ROUTES,
   AdminListQuery,
   IdParams,
   ROLE,
@@ -10,15 +10,16 @@ import {
   UsersAnswer,
 } from '@portal/contracts';
 import { ACCOUNT_TEXT, isValidEmail, messages, normaliseEmail } from '@portal/domain';
-import { GroupEntity, UserEntity } from '@portal/db';
+import { GroupEntity, PG_ERROR, pgErrorCode, UserEntity } from '@portal/db';
 import { badRequest, conflict, revokeSessionsBefore, type TypedFastify } from '@portal/server-kit';
 import type { Guard } from '../access';
-import { recordChange } from '../audit';
+import { recordChange } from '../store/audit';
 import type { ServicesAdminContext } from '../context';
-import { groupOr404, isUuid, NOT_FOUND_TEXT, userOr404 } from '../lookups';
+import { groupOr404, isUuid, NOT_FOUND_TEXT, userOr404 } from '../store/lookups';
 import { ERRORS } from '../schemas';
-import { escapeLike, idWindow, Parameters, pgCode } from '../sql';
-import { adminUser, adminUsers } from '../views';
+import { groupIdsNamed } from '../store/groups';
+import { listUsers } from '../store/users';
+import { adminUser } from '../store/views';
 
 const USER_TEXT = {
   notOwnAdmin: 'You cannot remove your own admin role.',
@@ -28,36 +29,6 @@ const USER_TEXT = {
   severalGroupsNamed: (name: string) => `Several groups are named '${name}': choose the group by id.`,
   deleted: 'User deleted.',
 } as const;
-
-const USERS_DEFAULT_LIMIT = 100;
-
-/**
- * Users by name (then id), optionally of one group and matching `search` in name or e-mail. Always a
- * window: a list of every user would not scale (100 000 in the benchmark), the grid pages instead.
- */
-async function listUsers(
-  manager: EntityManager,
-  { search, limit = USERS_DEFAULT_LIMIT, offset = 0 }: AdminListQuery,
-  groupId?: string,
-) {
-  const params = new Parameters();
-  const conditions: string[] = [];
-  if (groupId) conditions.push(`u.group_id = ${params.bind(groupId)}`);
-  if (search?.trim()) {
-    const pattern = params.bind(`%${escapeLike(search.trim())}%`);
-    conditions.push(`(u.name ILIKE ${pattern} OR u.email ILIKE ${pattern})`);
-  }
-  const { ids, total } = await idWindow(manager, {
-    from: 'identity.users u',
-    alias: 'u',
-    conditions,
-    params,
-    orderBy: 'lower(u.name), u.id',
-    limit,
-    offset,
-  });
-  return { success: true, users: await adminUsers(manager, ids), total };
-}
 
 /** The columns an admin manages (the rest of the row is identity's: credentials, sessions). */
 type ManagedFields = Pick<
@@ -97,16 +68,10 @@ async function groupIdOf(manager: EntityManager, body: UserUpdateBody): Promise<
   if (body.groupName === undefined) return undefined;
   const name = body.groupName.trim();
   if (name === '') return null;
-  const groups = await manager
-    .getRepository(GroupEntity)
-    .createQueryBuilder('g')
-    .select('g.id')
-    .where('lower(g.name) = lower(:name)', { name })
-    .limit(2)
-    .getMany();
+  const groups = await groupIdsNamed(manager, name);
   if (groups.length === 0) throw badRequest(USER_TEXT.noGroupNamed(name));
   if (groups.length > 1) throw badRequest(USER_TEXT.severalGroupsNamed(name));
-  return groups[0].id;
+  return groups[0];
 }
 
 /** The fields of the body that can be checked without the database, as entity columns. */
@@ -138,29 +103,29 @@ export async function userRoutes(
     revokeSessionsBefore(redis, userId, at, config.sessionTtlSeconds);
 
   app.get(
-    ADMIN_API.users,
+    ADMIN_ROUTES.users,
     {
       onRequest: guard(ROLE.admin),
       schema: { querystring: AdminListQuery, response: { 200: UsersAnswer, ...ERRORS } },
     },
-    async (request) => listUsers(ds.manager, request.query),
+    async (request) => ({ success: true, ...(await listUsers(ds.manager, request.query)) }),
   );
 
   app.get(
-    '/api/v1.0/group/:id/users',
+    ADMIN_ROUTES.groupUsers,
     {
       onRequest: guard(ROLE.admin),
       schema: { params: IdParams, querystring: AdminListQuery, response: { 200: UsersAnswer, ...ERRORS } },
     },
     async (request) => {
       const group = await groupOr404(ds.manager, request.params.id);
-      return listUsers(ds.manager, request.query, group.id);
+      return { success: true, ...(await listUsers(ds.manager, request.query, group.id)) };
     },
   );
 
   // Each cell edit of the users grid saves here with just the field it changed.
   app.post(
-    '/api/v1.0/user/:id',
+    ADMIN_ROUTES.user,
     {
       onRequest: guard(ROLE.admin),
       schema: { params: IdParams, body: UserUpdateBody, response: { 200: UserAnswer, ...ERRORS } },
@@ -196,7 +161,7 @@ export async function userRoutes(
           });
         } catch (err) {
           // Another admin gave the address to someone else in between: the unique index decides.
-          if (pgCode(err) === '23505') throw conflict(ACCOUNT_TEXT.emailTaken);
+          if (pgErrorCode(err) === PG_ERROR.uniqueViolation) throw conflict(ACCOUNT_TEXT.emailTaken);
           throw err;
         }
         await recordChange(manager, request, {
@@ -215,7 +180,7 @@ export async function userRoutes(
   // The UI asks for confirmation. The user's direct service links go with the row (ON DELETE CASCADE);
   // the audit trail keeps who they were.
   app.delete(
-    '/api/v1.0/user/:id',
+    ADMIN_ROUTES.user,
     {
       onRequest: guard(ROLE.admin),
       schema: { params: IdParams, response: { 200: SuccessAnswer, ...ERRORS } },
