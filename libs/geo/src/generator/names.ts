@@ -2,6 +2,9 @@
  * Names the generator lays out: South African street, suburb, estate, farm and POI names, English,
  * Afrikaans, isiZulu/isiXhosa and Sesotho/Setswana, as they appear on signs and title deeds. Lists are
  * long so that names repeat across towns (as they do: every dorp has a Church Street) but seldom within one.
+ *
+ * One file over 500 lines on purpose: it is data (word lists and the few helpers that pick from them), read
+ * top to bottom; splitting it would only scatter the lists.
  */
 
 /** The streets of a town's centre, on top of its deck. */
