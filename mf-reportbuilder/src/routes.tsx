@@ -1,7 +1,7 @@
 import { Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
 import { REPORT_BUILDER_ROLES } from './access';
 import { imageRoutes } from './features/images/imageRoutes';
-import { moreRoutes } from './moreRoutes';
+import { improvementAndReportRoutes } from './improvementAndReportRoutes';
 import { PATHS } from './paths';
 
 /**
@@ -35,7 +35,7 @@ export const routes: RouteObject[] = [
           Component: (await import('./features/building/routes/BuildingOverviewPage')).BuildingOverviewPage,
         }),
       },
-      ...moreRoutes,
+      ...improvementAndReportRoutes,
       ...imageRoutes,
     ],
   },

@@ -36,7 +36,7 @@ export const SECTION_TYPES = [
 ];
 
 /** The texts of the improvement, map, report and address screens (spec 02 §2.1, §2.3, §8; ours where silent). */
-export const MORE_TEXT = {
+export const IMPROVEMENT_AND_REPORT_TEXT = {
   /** Spec 02 §8 "Save message". */
   improvementSaved: 'Changes to the improvement saved.',
   missingImprovement: 'This improvement was not found.',

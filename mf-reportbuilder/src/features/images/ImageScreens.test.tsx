@@ -11,7 +11,7 @@ import {
 } from '../../testing/fetchAnswers';
 import { renderRemote } from '../../testing/renderRemote';
 import { initialCropBox, moveCropBox, resizeCropBox, tooSmallToCrop } from './cropGeometry';
-import { markerAt, markerPoint } from './markerPosition';
+import { markerAt, markerPoint } from '../../report/markerPosition';
 
 // jsdom has no PointerEvent: a MouseEvent carries clientX/clientY for the pointer handlers.
 class TestPointerEvent extends MouseEvent {

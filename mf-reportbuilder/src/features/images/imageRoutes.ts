@@ -1,5 +1,5 @@
 import type { RouteObject } from '@portal/web-kit';
-import { IMAGE_PATHS, type ImageScreen } from './imageTargets';
+import { IMAGE_PATHS, type ImageScreen } from '../../report/imageTargets';
 
 const PAGE: Record<ImageScreen, string> = {
   property: 'PropertyImagePage',

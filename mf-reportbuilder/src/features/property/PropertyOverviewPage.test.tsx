@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { REPORTBUILDER_API } from '@portal/contracts';
 import { CLOSE_WINDOW_WARNING, sectionCategory } from '@portal/domain';
-import { storageKey } from '../params/routeParams';
+import { storageKey } from '../../report/routeParams';
 import {
   answerFetch,
   callsTo,

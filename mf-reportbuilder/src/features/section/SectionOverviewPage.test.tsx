@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { REQUEST_ADMIN_API } from '@portal/contracts';
 import type { ReportSections } from '@portal/domain';
-import { storageKey } from '../params/routeParams';
+import { storageKey } from '../../report/routeParams';
 import { answerFetch, meAnswer, operatorUser, REQUEST_ID, reportServer } from '../../testing/fetchAnswers';
 import { renderRemote } from '../../testing/renderRemote';
 

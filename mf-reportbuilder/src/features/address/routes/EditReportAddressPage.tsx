@@ -9,11 +9,11 @@ import Typography from '@mui/material/Typography';
 import { Link, useAppDispatch } from '@portal/web-kit';
 import { useAddressDetailsQuery, useSaveAddressMutation } from '../../../api/reportBuilderApi';
 import { propertyOverviewHref } from '../../../paths';
-import { MORE_TEXT, TEXT } from '../../../texts';
-import { useRouteParams } from '../../params/useRouteParams';
-import { SaveBar } from '../../report/components/SaveBar';
-import { failureMessage, readVersion, type SaveMessage } from '../../report/useReport';
-import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
+import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { SaveBar } from '../../../components/SaveBar';
+import { failureMessage, readVersion, type SaveMessage } from '../../../report/useReport';
+import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
 
 const PARAMS = ['requestID'] as const;
 
@@ -28,11 +28,13 @@ export interface AddressInput {
 /** The problems of a new address, by field (both required, at most 500 characters each). */
 export function addressErrors(input: AddressInput): Partial<Record<keyof AddressInput, string>> {
   const errors: Partial<Record<keyof AddressInput, string>> = {};
-  if (input.location.trim() === '') errors.location = MORE_TEXT.locationRequired;
-  else if (input.location.trim().length > ADDRESS_MAX) errors.location = MORE_TEXT.tooLong(ADDRESS_MAX);
-  if (input.suburbTownCity.trim() === '') errors.suburbTownCity = MORE_TEXT.suburbTownCityRequired;
+  if (input.location.trim() === '') errors.location = IMPROVEMENT_AND_REPORT_TEXT.locationRequired;
+  else if (input.location.trim().length > ADDRESS_MAX)
+    errors.location = IMPROVEMENT_AND_REPORT_TEXT.tooLong(ADDRESS_MAX);
+  if (input.suburbTownCity.trim() === '')
+    errors.suburbTownCity = IMPROVEMENT_AND_REPORT_TEXT.suburbTownCityRequired;
   else if (input.suburbTownCity.trim().length > ADDRESS_MAX)
-    errors.suburbTownCity = MORE_TEXT.tooLong(ADDRESS_MAX);
+    errors.suburbTownCity = IMPROVEMENT_AND_REPORT_TEXT.tooLong(ADDRESS_MAX);
   return errors;
 }
 
@@ -69,7 +71,7 @@ export function EditReportAddressPage() {
       }).unwrap();
       setEdited(false);
       setTried(false);
-      setMessage({ severity: 'success', text: MORE_TEXT.addressSaved });
+      setMessage({ severity: 'success', text: IMPROVEMENT_AND_REPORT_TEXT.addressSaved });
       return true;
     } catch (error) {
       const failure = failureMessage(error, 'address');

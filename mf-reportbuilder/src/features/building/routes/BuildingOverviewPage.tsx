@@ -34,13 +34,20 @@ import { Link, useNavigate } from '@portal/web-kit';
 import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, sectionOverviewHref } from '../../../paths';
 import { TEXT } from '../../../texts';
-import { ImprovementsTable } from '../../improvement/components/ImprovementsTable';
-import { useRouteParams } from '../../params/useRouteParams';
-import { Choice } from '../../report/components/Choice';
-import { SaveBar } from '../../report/components/SaveBar';
-import { useReport, type SaveMessage } from '../../report/useReport';
-import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
-import { categoryOptions, classOptions, rateOption, saviRows, typeOptions, unitOption } from '../rateOptions';
+import { ImprovementsTable } from '../../../components/ImprovementsTable';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { Choice } from '../../../components/Choice';
+import { SaveBar } from '../../../components/SaveBar';
+import { useReport, type SaveMessage } from '../../../report/useReport';
+import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
+import {
+  categoryOptions,
+  classOptions,
+  rateOption,
+  saviRows,
+  typeOptions,
+  unitOption,
+} from '../../../report/rateOptions';
 
 const PARAMS = ['requestID', 'sectionID', 'buildingID'] as const;
 

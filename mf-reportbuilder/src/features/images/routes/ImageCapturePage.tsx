@@ -19,13 +19,18 @@ import {
   useRearrangeImagesMutation,
   useUploadImageMutation,
 } from '../../../api/imagesApi';
-import { useRouteParams } from '../../params/useRouteParams';
-import { failureMessage, type SaveMessage } from '../../report/useReport';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { failureMessage, type SaveMessage } from '../../../report/useReport';
 import { CropEditor } from '../components/CropEditor';
 import { ThumbnailList } from '../components/ThumbnailList';
 import { initialCropBox, tooSmallToCrop, type Size } from '../cropGeometry';
 import { listenForUploads } from '../imageChannel';
-import { croppedImageUrl, imageTargetOf, imageUploadHref, type ImageScreen } from '../imageTargets';
+import {
+  croppedImageUrl,
+  imageTargetOf,
+  imageUploadHref,
+  type ImageScreen,
+} from '../../../report/imageTargets';
 import { IMAGE_TEXT } from '../imageTexts';
 
 const PARAMS = ['requestID', 'sectionID', 'buildingID', 'improvementID'] as const;

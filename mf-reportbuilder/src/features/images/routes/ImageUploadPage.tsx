@@ -9,7 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { isPortalError } from '@portal/web-kit';
 import { useUploadImageMutation } from '../../../api/imagesApi';
-import { useRouteParams } from '../../params/useRouteParams';
+import { useRouteParams } from '../../../report/useRouteParams';
 import { announceUploads } from '../imageChannel';
 import { IMAGE_TEXT } from '../imageTexts';
 

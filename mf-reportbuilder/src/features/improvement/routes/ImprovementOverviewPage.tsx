@@ -23,7 +23,7 @@ import {
 import { Link } from '@portal/web-kit';
 import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, leafletPageHref, sectionOverviewHref } from '../../../paths';
-import { MORE_TEXT, TEXT } from '../../../texts';
+import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';
 import {
   categoryOptions,
   classOptions,
@@ -31,13 +31,18 @@ import {
   saviRows,
   typeOptions,
   unitOption,
-} from '../../building/rateOptions';
-import { useRouteParams } from '../../params/useRouteParams';
-import { Choice } from '../../report/components/Choice';
-import { SaveBar } from '../../report/components/SaveBar';
-import { useReport, type SaveMessage } from '../../report/useReport';
-import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
-import { improvementsAt, indexOf, withImprovement, type ImprovementPlace } from '../improvements';
+} from '../../../report/rateOptions';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { Choice } from '../../../components/Choice';
+import { SaveBar } from '../../../components/SaveBar';
+import { useReport, type SaveMessage } from '../../../report/useReport';
+import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
+import {
+  improvementsAt,
+  indexOf,
+  withImprovement,
+  type ImprovementPlace,
+} from '../../../report/improvements';
 
 const BUILDING_PARAMS = ['requestID', 'sectionID', 'buildingID', 'improvementID'] as const;
 const SECTION_PARAMS = ['requestID', 'sectionID', 'improvementID'] as const;
@@ -120,7 +125,11 @@ function ImprovementOverview({
     const result = await report.save(withImprovement(report.draft, place, index, forSave(improvement)));
     // Saved, or a 409 (the report was reloaded): the screen shows the server's copy again.
     if (result.ok || result.message?.severity === 'warning') setEdited(false);
-    setMessage(result.ok ? { severity: 'success', text: MORE_TEXT.improvementSaved } : result.message);
+    setMessage(
+      result.ok
+        ? { severity: 'success', text: IMPROVEMENT_AND_REPORT_TEXT.improvementSaved }
+        : result.message,
+    );
     return result.ok;
   };
   const { prompt } = useUnsavedChanges(edited || report.edited, save);
@@ -128,7 +137,8 @@ function ImprovementOverview({
   if (!requestID) return <Alert severity="info">{TEXT.missingRequest}</Alert>;
   if (!sectionID) return <Alert severity="info">{TEXT.missingSection}</Alert>;
   if (!report.draft) return report.sectionsFailed ? null : <LinearProgress aria-label={TEXT.loading} />;
-  if (!stored || index === null) return <Alert severity="info">{MORE_TEXT.missingImprovement}</Alert>;
+  if (!stored || index === null)
+    return <Alert severity="info">{IMPROVEMENT_AND_REPORT_TEXT.missingImprovement}</Alert>;
   if (!improvement) return <LinearProgress aria-label={TEXT.loading} />;
   const readOnly = !report.editable;
   const section = report.draft[sectionID]!;
@@ -176,18 +186,18 @@ function ImprovementOverview({
         <Link
           to={leafletPageHref(requestID, sectionID, inBuilding ? String(buildingIndex) : null, String(index))}
         >
-          {MORE_TEXT.markOnMap}
+          {IMPROVEMENT_AND_REPORT_TEXT.markOnMap}
         </Link>
       </Typography>
       {readOnly && <Alert severity="info">{TEXT.readOnly}</Alert>}
       <SaveBar dirty={edited || report.edited} disabled={readOnly} onSave={save} message={message}>
         <Typography aria-label="Improvement value" data-testid="improvement-value">
-          {MORE_TEXT.improvementValue}: R {value}
+          {IMPROVEMENT_AND_REPORT_TEXT.improvementValue}: R {value}
         </Typography>
       </SaveBar>
       <Stack spacing={2} sx={{ maxWidth: 800 }}>
         <TextField
-          label={MORE_TEXT.improvementName}
+          label={IMPROVEMENT_AND_REPORT_TEXT.improvementName}
           value={improvement.name}
           onChange={(e) => update({ name: e.target.value })}
           error={!!nameError}

@@ -21,17 +21,17 @@ import type { ReportMarker } from '@portal/domain';
 import { Link, MapView, useMapLayer, useSearchParams } from '@portal/web-kit';
 import { useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { improvementOverviewHref } from '../../../paths';
-import { MORE_TEXT, TEXT } from '../../../texts';
-import { useRouteParams } from '../../params/useRouteParams';
-import { MessageAlert } from '../../report/components/SaveBar';
-import { useReport, type SaveMessage } from '../../report/useReport';
+import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { MessageAlert } from '../../../components/SaveBar';
+import { useReport, type SaveMessage } from '../../../report/useReport';
 import {
   improvementsAt,
   indexOf,
   markedAt,
   withImprovement,
   type ImprovementPlace,
-} from '../../improvement/improvements';
+} from '../../../report/improvements';
 
 const PARAMS = ['requestID', 'sectionID', 'improvementID'] as const;
 
@@ -128,7 +128,7 @@ export function LeafletPage() {
   if (!sectionID) return <Alert severity="info">{TEXT.missingSection}</Alert>;
   if (!report.draft) return report.sectionsFailed ? null : <LinearProgress aria-label={TEXT.loading} />;
   if (!improvement || index === null || !list || !place)
-    return <Alert severity="info">{MORE_TEXT.missingImprovement}</Alert>;
+    return <Alert severity="info">{IMPROVEMENT_AND_REPORT_TEXT.missingImprovement}</Alert>;
   const readOnly = !report.editable;
 
   const mark = async (lat: number, lng: number) => {
@@ -137,7 +137,9 @@ export function LeafletPage() {
     try {
       const moved = markedAt(improvement, list, index, lat, lng);
       const result = await report.save(withImprovement(report.draft, place, index, moved));
-      setMessage(result.ok ? { severity: 'success', text: MORE_TEXT.locationSaved } : result.message);
+      setMessage(
+        result.ok ? { severity: 'success', text: IMPROVEMENT_AND_REPORT_TEXT.locationSaved } : result.message,
+      );
     } finally {
       setSaving(false);
     }
@@ -164,7 +166,7 @@ export function LeafletPage() {
         <Alert severity="info">{TEXT.readOnly}</Alert>
       ) : (
         <Alert severity="info" sx={{ my: 1 }}>
-          {MORE_TEXT.mapPrompt}
+          {IMPROVEMENT_AND_REPORT_TEXT.mapPrompt}
         </Alert>
       )}
       {message && <MessageAlert message={message} />}
@@ -185,7 +187,7 @@ export function LeafletPage() {
           </Suspense>
         </Box>
       ) : (
-        <Alert severity="info">{MORE_TEXT.noPoint}</Alert>
+        <Alert severity="info">{IMPROVEMENT_AND_REPORT_TEXT.noPoint}</Alert>
       )}
     </Box>
   );

@@ -15,8 +15,8 @@ import {
   useReportRequestQuery,
 } from '../../../api/reportBuilderApi';
 import { propertyOverviewHref } from '../../../paths';
-import { MORE_TEXT, TEXT } from '../../../texts';
-import { useRouteParams } from '../../params/useRouteParams';
+import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';
+import { useRouteParams } from '../../../report/useRouteParams';
 
 const PARAMS = ['requestID'] as const;
 
@@ -96,26 +96,28 @@ export function ViewReportPage() {
         <Link to={propertyOverviewHref(requestID)}>Property overview</Link>
         {phase.kind === 'ready' && (
           <Button variant="outlined" href={download} download>
-            {MORE_TEXT.downloadPdf}
+            {IMPROVEMENT_AND_REPORT_TEXT.downloadPdf}
           </Button>
         )}
       </Stack>
       {phase.kind === 'generating' && (
         <Box sx={{ maxWidth: 600 }}>
-          <Typography>{MORE_TEXT.generating}</Typography>
+          <Typography>{IMPROVEMENT_AND_REPORT_TEXT.generating}</Typography>
           <LinearProgress
             variant={phase.progress > 0 ? 'determinate' : 'indeterminate'}
             value={phase.progress}
-            aria-label={MORE_TEXT.generating}
+            aria-label={IMPROVEMENT_AND_REPORT_TEXT.generating}
           />
         </Box>
       )}
       {phase.kind === 'failed' && (
         <Alert
           severity="error"
-          action={<Button onClick={() => setAttempt((n) => n + 1)}>{MORE_TEXT.tryAgain}</Button>}
+          action={
+            <Button onClick={() => setAttempt((n) => n + 1)}>{IMPROVEMENT_AND_REPORT_TEXT.tryAgain}</Button>
+          }
         >
-          {MORE_TEXT.reportFailed}
+          {IMPROVEMENT_AND_REPORT_TEXT.reportFailed}
           {phase.error ? ` ${phase.error}` : ''}
         </Alert>
       )}

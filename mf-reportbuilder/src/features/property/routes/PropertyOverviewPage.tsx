@@ -35,15 +35,15 @@ import {
   useSaveNoteMutation,
 } from '../../../api/reportBuilderApi';
 import { editReportAddressHref, sectionOverviewHref, viewReportHref } from '../../../paths';
-import { MORE_TEXT, TEXT } from '../../../texts';
-import { useRouteParams } from '../../params/useRouteParams';
-import { MarkedImage } from '../../images/components/MarkedImage';
-import { SaveBar } from '../../report/components/SaveBar';
-import { TotalsPanel } from '../../report/components/TotalsPanel';
-import { emptySection } from '../../report/emptyItems';
-import { newSectionId } from '../../report/newId';
-import { failureMessage, readVersion, useReport, type SaveMessage } from '../../report/useReport';
-import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
+import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { MarkedImage } from '../../../components/MarkedImage';
+import { SaveBar } from '../../../components/SaveBar';
+import { TotalsPanel } from '../../../components/TotalsPanel';
+import { emptySection } from '../../../report/emptyItems';
+import { newSectionId } from '../../../report/newId';
+import { failureMessage, readVersion, useReport, type SaveMessage } from '../../../report/useReport';
+import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
 import { SectionPopup } from '../components/SectionPopup';
 
 const PARAMS = ['requestID'] as const;
@@ -226,14 +226,14 @@ export function PropertyOverviewPage() {
           {[report.details.gripReference, report.details.location, report.details.suburbTownCity]
             .filter(Boolean)
             .join(' · ')}{' '}
-          · <Link to={editReportAddressHref(requestID)}>{MORE_TEXT.editAddress}</Link>
+          · <Link to={editReportAddressHref(requestID)}>{IMPROVEMENT_AND_REPORT_TEXT.editAddress}</Link>
         </Typography>
       )}
       {readOnly && <Alert severity="info">{TEXT.readOnly}</Alert>}
       <SaveBar dirty={dirty} disabled={readOnly} onSave={saveAll} message={message}>
         {/* Spec 02 §2.3 "preview as PDF": the report as last saved (leaving asks to save first). */}
         <Button variant="outlined" component={Link} to={viewReportHref(requestID)}>
-          {MORE_TEXT.preview}
+          {IMPROVEMENT_AND_REPORT_TEXT.preview}
         </Button>
       </SaveBar>
       <MarkedImage

@@ -31,15 +31,15 @@ import { Link, useNavigate } from '@portal/web-kit';
 import { useReportRequestQuery, useSubmitReportMutation } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, PATHS, propertyOverviewHref } from '../../../paths';
 import { TEXT } from '../../../texts';
-import { useRouteParams } from '../../params/useRouteParams';
-import { MarkedImage } from '../../images/components/MarkedImage';
-import { SaveBar } from '../../report/components/SaveBar';
-import { emptyBuilding } from '../../report/emptyItems';
-import { useReport, type SaveMessage } from '../../report/useReport';
-import { useUnsavedChanges } from '../../unsaved/useUnsavedChanges';
-import { ImprovementsTable } from '../../improvement/components/ImprovementsTable';
+import { useRouteParams } from '../../../report/useRouteParams';
+import { MarkedImage } from '../../../components/MarkedImage';
+import { SaveBar } from '../../../components/SaveBar';
+import { emptyBuilding } from '../../../report/emptyItems';
+import { useReport, type SaveMessage } from '../../../report/useReport';
+import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
+import { ImprovementsTable } from '../../../components/ImprovementsTable';
 import { CommentDialog } from '../components/CommentDialog';
-import { NameDialog } from '../components/NameDialog';
+import { NameDialog } from '../../../components/NameDialog';
 
 const PARAMS = ['requestID', 'sectionID'] as const;
 

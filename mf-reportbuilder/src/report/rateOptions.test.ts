@@ -1,4 +1,4 @@
-import { RATES } from '../../testing/fetchAnswers';
+import { RATES } from '../testing/fetchAnswers';
 import { categoryOptions, classOptions, rateOption, saviRows, typeOptions, unitOption } from './rateOptions';
 
 describe('the cascading rate dropdowns’ options (spec 02 §4.4, §4.5)', () => {

@@ -14,9 +14,9 @@ import {
   useReportSectionsQuery,
   useReportTotalsQuery,
   useSaveSectionsMutation,
-} from '../../api/reportBuilderApi';
-import { selectVersions } from '../../state/versionSlice';
-import { TEXT } from '../../texts';
+} from '../api/reportBuilderApi';
+import { selectVersions } from '../state/versionSlice';
+import { TEXT } from '../texts';
 
 /** What a save tells the user: nothing (spec 02 §8: failures are only logged), or a 409 / validation message. */
 export interface SaveMessage {

@@ -5,9 +5,9 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReportMarker } from '@portal/domain';
 import { Link } from '@portal/web-kit';
-import { useImageExistsQuery } from '../../../api/imagesApi';
-import { croppedImageUrl, imageTargetOf, imageScreenHref } from '../imageTargets';
-import { markerAt, markerPoint, type ImagePoint } from '../markerPosition';
+import { useImageExistsQuery } from '../api/imagesApi';
+import { croppedImageUrl, imageTargetOf, imageScreenHref } from '../report/imageTargets';
+import { markerAt, markerPoint, type ImagePoint } from '../report/markerPosition';
 
 /**
  * The property's or a section's cropped image (716 × 358, spec 02 §9; the .compressed.jpg) with the items'

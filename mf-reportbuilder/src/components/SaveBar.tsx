@@ -3,8 +3,8 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import type { SaveMessage } from '../useReport';
-import { TEXT } from '../../../texts';
+import type { SaveMessage } from '../report/useReport';
+import { TEXT } from '../texts';
 
 /** The page's save button, its unsaved state and what a save tells the user. */
 export function SaveBar({

@@ -16,10 +16,10 @@ import {
   type ReportImprovement,
 } from '@portal/domain';
 import { Link } from '@portal/web-kit';
-import { improvementOverviewHref } from '../../../paths';
-import { MORE_TEXT } from '../../../texts';
-import { NameDialog } from '../../section/components/NameDialog';
-import { addImprovement, deleteImprovement } from '../improvements';
+import { improvementOverviewHref } from '../paths';
+import { IMPROVEMENT_AND_REPORT_TEXT } from '../texts';
+import { NameDialog } from './NameDialog';
+import { addImprovement, deleteImprovement } from '../report/improvements';
 
 /**
  * The improvements of a section or a building (spec 02 §2.3, §3): numbered by their markers, each linked
@@ -53,7 +53,7 @@ export function ImprovementsTable({
           Improvements
         </Typography>
         <Button onClick={() => setAdding(true)} disabled={disabled}>
-          {MORE_TEXT.addImprovement}
+          {IMPROVEMENT_AND_REPORT_TEXT.addImprovement}
         </Button>
       </Stack>
       <Table size="small" aria-label="Improvements">
@@ -94,8 +94,8 @@ export function ImprovementsTable({
       </Table>
       {adding && (
         <NameDialog
-          title={MORE_TEXT.addImprovement}
-          label={MORE_TEXT.improvementName}
+          title={IMPROVEMENT_AND_REPORT_TEXT.addImprovement}
+          label={IMPROVEMENT_AND_REPORT_TEXT.improvementName}
           errorOf={improvementNameError}
           onClose={() => setAdding(false)}
           onAdd={(name) => {

@@ -1,5 +1,5 @@
 import { REPORTBUILDER_API } from '@portal/contracts';
-import type { ImageExistsArgs } from '../../api/imagesApi';
+import type { ImageExistsArgs } from '../api/imagesApi';
 
 /** The image pages of spec 02 §2.1 (one capture screen for every target) and the upload page. */
 export const IMAGE_PATHS = {

@@ -7,7 +7,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { CLOSE_WINDOW_WARNING } from '@portal/domain';
 import { useBlocker } from '@portal/web-kit';
-import { TEXT } from '../../texts';
+import { TEXT } from '../texts';
 
 /**
  * Spec 02 §4.4: edits mark the page unsaved; leaving it then opens a save prompt, and closing the window

@@ -5,7 +5,7 @@ import { PATHS } from './paths';
  * The improvement overviews, the improvement's map, the report view and the address screen (spec 02 §2.1),
  * under the role guard of routes.tsx; each page loads on first use.
  */
-export const moreRoutes: RouteObject[] = [
+export const improvementAndReportRoutes: RouteObject[] = [
   {
     path: PATHS.buildingImprovementOverview,
     lazy: async () => ({
