@@ -1,0 +1,13 @@
+/**
+ * The report builder's rules (spec 02 §3 entities, §4.4 behaviour, §4.5 totals, §5 validation; issue 13),
+ * pure, used by the report builder service (which stores and prices reports) and its web remote (which
+ * shows them as they are edited). Money is worked in whole cents so that sums never carry float errors.
+ */
+export * from './types';
+export * from './money';
+export * from './rates';
+export * from './totals';
+export * from './validation';
+export * from './crop';
+export * from './editing';
+export * from './sumInsured';
