@@ -8,6 +8,7 @@ import {
   type RequestStatus,
   type RequestType,
 } from '@portal/contracts';
+import { containsPattern, SqlParameters } from '@portal/db';
 import { badRequest } from '@portal/server-kit';
 
 /**
@@ -188,9 +189,6 @@ export const NO_FILTERS: ParsedRequestFilters = {
   userId: null,
 };
 
-/** A LIKE pattern that finds `value` anywhere, its own % _ and \ taken literally. */
-export const containsPattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The WHERE clause (without the keyword; 'TRUE' when nothing filters) over `requests.requests r`, its
  * parameters numbered from `firstParam`. `scope.userId` restricts to one owner (a plain user's own
@@ -203,22 +201,20 @@ export function requestFilterSql(
   placeholder = (n: number) => `$${n}`,
 ): { where: string; params: unknown[] } {
   const where: string[] = [];
-  const params: unknown[] = [];
-  const bind = (value: unknown) => {
-    params.push(value);
-    return placeholder(firstParam + params.length - 1);
-  };
+  const params = new SqlParameters([], (n) => placeholder(firstParam + n - 1));
   // One value is an equality (an index's leading column keeps its order; ANY would not).
   const oneOf = (column: string, values: string[]) =>
-    values.length === 1 ? `${column} = ${bind(values[0])}::text` : `${column} = ANY(${bind(values)}::text[])`;
+    values.length === 1
+      ? `${column} = ${params.bind(values[0])}::text`
+      : `${column} = ANY(${params.bind(values)}::text[])`;
   const contains = (column: string, value: string | null) => {
-    if (value !== null) where.push(`${column} ILIKE ${bind(containsPattern(value))}::text`);
+    if (value !== null) where.push(`${column} ILIKE ${params.bind(containsPattern(value))}::text`);
   };
   const flag = (column: string, value: boolean | null) => {
     if (value !== null) where.push(value ? column : `NOT ${column}`);
   };
-  if (scope.userId) where.push(`r.user_id = ${bind(scope.userId)}::uuid`);
-  if (filters.userId) where.push(`r.user_id = ${bind(filters.userId)}::uuid`);
+  if (scope.userId) where.push(`r.user_id = ${params.bind(scope.userId)}::uuid`);
+  if (filters.userId) where.push(`r.user_id = ${params.bind(filters.userId)}::uuid`);
   if (filters.requestTypes) where.push(oneOf('r.request_type', filters.requestTypes));
   if (filters.requestSubTypes) where.push(oneOf('r.request_sub_type', filters.requestSubTypes));
   if (filters.statuses) where.push(oneOf('r.status', filters.statuses));
@@ -229,17 +225,17 @@ export function requestFilterSql(
   contains('r.first_user_name', filters.firstUser);
   contains('r.report_invoice_number', filters.invoiceNumber);
   if (filters.clientReference !== null) {
-    const pattern = `${bind(containsPattern(filters.clientReference))}::text`;
+    const pattern = `${params.bind(containsPattern(filters.clientReference))}::text`;
     where.push(
       `(r.reference_string ILIKE ${pattern}
         OR EXISTS (SELECT 1 FROM jsonb_each_text(r.reference) AS ref(key, value) WHERE ref.value ILIKE ${pattern}))`,
     );
   }
-  if (filters.from) where.push(`r.created_at >= ${bind(filters.from)}::timestamptz`);
-  if (filters.to) where.push(`r.created_at < ${bind(filters.to)}::timestamptz`);
+  if (filters.from) where.push(`r.created_at >= ${params.bind(filters.from)}::timestamptz`);
+  if (filters.to) where.push(`r.created_at < ${params.bind(filters.to)}::timestamptz`);
   flag('r.cant_locate', filters.cantLocate);
   flag('r.report_disputed', filters.reportDisputed);
   flag('r.report_pdf_downloaded', filters.downloaded);
   flag('r.priority', filters.priority);
-  return { where: where.length > 0 ? where.join(' AND ') : 'TRUE', params };
+  return { where: where.length > 0 ? where.join(' AND ') : 'TRUE', params: params.values };
 }
