@@ -166,6 +166,11 @@ describe('helpers', () => {
   it('escape the five XML characters', () => {
     expect(escapeXml(`<&>"'`)).toBe('&lt;&amp;&gt;&quot;&#39;');
   });
+  it('escape nothing as the empty text, and any value as its text', () => {
+    expect(escapeXml(null)).toBe('');
+    expect(escapeXml(undefined)).toBe('');
+    expect(escapeXml(12.5)).toBe('12.5');
+  });
   it('pick round ticks that contain the data', () => {
     expect(niceDomain(0, 93, 4)).toEqual({ domain: [0, 100], ticks: [0, 20, 40, 60, 80, 100] });
     expect(niceDomain(101.3, 104.9, 5).ticks[0]).toBeLessThanOrEqual(101.3);

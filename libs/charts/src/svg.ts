@@ -1,9 +1,12 @@
 // Small, deterministic helpers shared by the charts: escaping, number formatting, scales and ticks. No DOM,
 // no locale: the same input gives the same bytes in Node (the PDF's HTML) and in the browser.
 
-/** Text and attribute values as XML wants them. */
+/**
+ * Text and attribute values as XML and HTML want them (the five special characters as entities); null and
+ * undefined are ''. The charts' SVG and the PDFs' HTML (services/iris, services/reportbuilder) escape with it.
+ */
 export function escapeXml(value: unknown): string {
-  return String(value)
+  return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -3,3 +3,4 @@ export * from './browser';
 export * from './worker';
 export * from './text';
 export * from './process';
+export * from './page';

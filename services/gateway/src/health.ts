@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HealthAnswer } from '@portal/contracts';
+import { GATEWAY_ROUTES, HealthAnswer } from '@portal/contracts';
 import { isDraining } from '@portal/server-kit';
 import type { GatewayConfig, ServiceName } from './config';
 import type { Route } from './route-table';
@@ -45,13 +45,17 @@ export function registerHealth(
   const services = [...new Set(routes.map((route) => route.service))] as ServiceName[];
   const shellIndex = join(config.shellDist, 'index.html');
 
-  app.get('/health', { schema: { response: { 200: HealthAnswer } }, logLevel: 'warn' }, async () => ({
-    status: 'ok' as const,
-    service: 'gateway',
-  }));
+  app.get(
+    GATEWAY_ROUTES.health,
+    { schema: { response: { 200: HealthAnswer } }, logLevel: 'warn' },
+    async () => ({
+      status: 'ok' as const,
+      service: 'gateway',
+    }),
+  );
 
   app.get(
-    '/ready',
+    GATEWAY_ROUTES.ready,
     { schema: { response: { 200: HealthAnswer, 503: HealthAnswer } }, logLevel: 'warn' },
     async (_request, reply) => {
       // Stopping (server-kit's drainAndClose): a load balancer in front sends elsewhere.

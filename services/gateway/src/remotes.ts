@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { ErrorAnswer, RemoteEntry, RemotesManifest } from '@portal/contracts';
+import { ErrorAnswer, GATEWAY_ROUTES, RemoteEntry, RemotesManifest } from '@portal/contracts';
 import { errorAnswer } from '@portal/server-kit';
 
 /** A remote as configured: its public entry plus, when the gateway serves its bundle, the bundle's folder. */
@@ -87,7 +87,7 @@ export class RemotesFile {
  */
 export function registerRemotes(app: FastifyInstance, remotesFile: RemotesFile): void {
   app.get(
-    '/remotes.json',
+    GATEWAY_ROUTES.remotesManifest,
     { schema: { response: { 200: RemotesManifest, 500: ErrorAnswer } } },
     async (request, reply) => {
       let remotes: ConfiguredRemote[];
@@ -109,7 +109,7 @@ export function registerRemotes(app: FastifyInstance, remotesFile: RemotesFile):
     },
   );
 
-  app.get<{ Params: { name: string; '*': string } }>('/remotes/:name/*', async (request, reply) => {
+  app.get<{ Params: { name: string; '*': string } }>(GATEWAY_ROUTES.remoteBundle, async (request, reply) => {
     const remotes = await remotesFile.list().catch(() => []);
     const remote = remotes.find((r) => r.name === request.params.name);
     const folder = remote && remotesFile.distFolder(remote);

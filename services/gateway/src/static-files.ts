@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { GATEWAY_ROUTES } from '@portal/contracts';
 import { errorAnswer } from '@portal/server-kit';
 
 /**
@@ -40,7 +41,7 @@ export async function registerShell(app: FastifyInstance, shellDist: string): Pr
 
   const indexHtml = join(shellDist, 'index.html');
 
-  app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
+  app.get<{ Params: { '*': string } }>(GATEWAY_ROUTES.shell, async (request, reply) => {
     const path = request.params['*'];
     const isPageLoad =
       path === '' || ((request.headers.accept ?? '').includes('text/html') && !ASSET_EXTENSION.test(path));

@@ -4,7 +4,6 @@ import {
   closeQueue,
   createSessionServiceApp,
   createStorage,
-  type Redis,
   typed,
   type ServiceDeps,
 } from '@portal/server-kit';

@@ -10,6 +10,8 @@ export interface IrisConfig extends BaseConfig, PdfWorkerSettings {
   queuePrefix: string;
   /** The request console's queue prefix, for the dashboard's list of every queue of the portal. */
   requestQueuePrefix: string;
+  /** The report builder's queue prefix (services/reportbuilder's setting, as that service reads it). */
+  reportbuilderQueuePrefix: string;
   /** The address in the spec's error text (spec 03 §8). */
   supportEmail: string;
 }
@@ -22,6 +24,7 @@ export function loadIrisConfig(env: Record<string, string | undefined> = process
     storageDir: env.STORAGE_DIR?.trim() || join(base.varDir, 'storage'),
     queuePrefix: env.IRIS_QUEUE_PREFIX?.trim() || 'portal',
     requestQueuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || 'portal',
+    reportbuilderQueuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || 'portal',
     supportEmail: env.IRIS_SUPPORT_EMAIL?.trim() || IRIS_SUPPORT_EMAIL_DEFAULT,
     // The worker's settings (IRIS_PDF_*, IRIS_BROWSER_*, CHROMIUM_PATH).
     ...loadPdfWorkerSettings('IRIS', env),

@@ -26,10 +26,10 @@ export async function registerQueueDashboard(app: FastifyInstance, ctx: IrisCont
       connection: bullConnection(ctx.config.redisUrl),
       prefix: ctx.config.queuePrefix,
     }),
-    // The report builder's PDFs (services/reportbuilder; its prefix setting, as that service reads it).
+    // The report builder's PDFs (services/reportbuilder).
     new Queue(PORTAL_QUEUES.reportbuilderPdf, {
       connection: bullConnection(ctx.config.redisUrl),
-      prefix: process.env.REPORTBUILDER_QUEUE_PREFIX?.trim() || 'portal',
+      prefix: ctx.config.reportbuilderQueuePrefix,
     }),
   ];
   const serverAdapter = new FastifyAdapter();

@@ -1,11 +1,7 @@
-import type { DataSource } from 'typeorm';
-import type { Redis } from '@portal/server-kit';
+import type { ServiceDeps } from '@portal/server-kit';
 import type { ReportBuilderConfig } from './config';
 
-/** What the routes need, built once in app.ts. */
-export interface ReportBuilderContext {
+/** What the routes need, built once in app.ts (redis: session revocation). */
+export interface ReportBuilderContext extends ServiceDeps {
   config: ReportBuilderConfig;
-  ds: DataSource;
-  /** Session revocation. */
-  redis: Redis;
 }

@@ -26,7 +26,7 @@ import { openDatabase } from './database';
 import { targetImageKey } from './images/keys';
 import { SAVI_PDF_KIND, reportFileName, saviReportPdfKey } from './pdf/report';
 import { saviPdfRenderer } from './pdf/renderer';
-import { PDF_TEXT, saviReadyPath, type GeneratePdfAnswer, type SaviReadyAnswer } from './routes/pdf';
+import { PDF_TEXT, type GeneratePdfAnswer, type SaviReadyAnswer } from './routes/pdf';
 
 // The report PDF on a throwaway seeded database, the real Redis (a queue prefix of this run) and Debian's
 // Chromium: libs/domain's hand-worked report 1 (two sections, buildings, improvements, extra field, fee,
@@ -255,12 +255,14 @@ it('generates report 1, renders it in the worker and serves it: GRiP reference, 
   // Nothing to download before a PDF; the poll says none.
   const before = await call(OWNER, 'GET', REPORTBUILDER_API.download(id));
   expect([before.statusCode, before.json().message]).toEqual([404, PDF_TEXT.notReady]);
-  expect((await call(OWNER, 'GET', saviReadyPath(id))).json<SaviReadyAnswer>()).toMatchObject({
-    state: 'none',
-    pdfReady: false,
-    pdfUrl: null,
-    pdfVersion: null,
-  });
+  expect((await call(OWNER, 'GET', REPORTBUILDER_API.reportReady(id))).json<SaviReadyAnswer>()).toMatchObject(
+    {
+      state: 'none',
+      pdfReady: false,
+      pdfUrl: null,
+      pdfVersion: null,
+    },
+  );
 
   // Without a worker the call answers the queued job after its wait.
   const queued = (await generate(OPERATOR, id, 0)).json<GeneratePdfAnswer>();
@@ -277,12 +279,14 @@ it('generates report 1, renders it in the worker and serves it: GRiP reference, 
     progress: 100,
     version: 4,
   });
-  expect((await call(OWNER, 'GET', saviReadyPath(id))).json<SaviReadyAnswer>()).toMatchObject({
-    pdfReady: true,
-    pdfUrl: REPORTBUILDER_API.download(id),
-    version: 4,
-    pdfVersion: 4,
-  });
+  expect((await call(OWNER, 'GET', REPORTBUILDER_API.reportReady(id))).json<SaviReadyAnswer>()).toMatchObject(
+    {
+      pdfReady: true,
+      pdfUrl: REPORTBUILDER_API.download(id),
+      version: 4,
+      pdfVersion: 4,
+    },
+  );
 
   const download = await call(OWNER, 'GET', REPORTBUILDER_API.download(id));
   expect(download.statusCode).toBe(200);
@@ -323,7 +327,7 @@ it('generates report 1, renders it in the worker and serves it: GRiP reference, 
 it('lets the owner and staff generate, poll and download; others 403, no session 401', async () => {
   const { id, grip } = await worked('');
   expect((await generate(OTHER, id, 0)).statusCode).toBe(403);
-  expect((await call(OTHER, 'GET', saviReadyPath(id))).statusCode).toBe(403);
+  expect((await call(OTHER, 'GET', REPORTBUILDER_API.reportReady(id))).statusCode).toBe(403);
   expect((await call(null, 'GET', REPORTBUILDER_API.download(id))).statusCode).toBe(401);
   expect((await call(OWNER, 'GET', '/api/v1.0/reportbuilder/savi/not-a-uuid/download')).statusCode).toBe(400);
   expect((await call(ADMIN, 'GET', REPORTBUILDER_API.download(randomUUID()))).statusCode).toBe(404);
@@ -352,7 +356,7 @@ const freePort = () =>
 
 async function until(id: string, state: string): Promise<SaviReadyAnswer> {
   for (let i = 0; i < 600; i++) {
-    const ready = (await call(OWNER, 'GET', saviReadyPath(id))).json<SaviReadyAnswer>();
+    const ready = (await call(OWNER, 'GET', REPORTBUILDER_API.reportReady(id))).json<SaviReadyAnswer>();
     if (ready.state === state) return ready;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -386,7 +390,9 @@ it('the worker process (dist/worker.js) killed mid-job (SIGKILL) loses nothing: 
   await until(id, 'running');
   process.kill(-child.pid!, 'SIGKILL');
   // The poll answers from PostgreSQL meanwhile.
-  expect((await call(OWNER, 'GET', saviReadyPath(id))).json<SaviReadyAnswer>().pdfReady).toBe(false);
+  expect((await call(OWNER, 'GET', REPORTBUILDER_API.reportReady(id))).json<SaviReadyAnswer>().pdfReady).toBe(
+    false,
+  );
   startWorker();
   expect((await until(id, 'done')).pdfReady).toBe(true);
   const folder = join(config.storageDir, 'objects', 'pdfReports', SAVI_PDF_KIND, id);

@@ -18,6 +18,7 @@ import {
   VALIDATED_PARCEL_TYPES,
   acceptDisabled,
   detachDisabled,
+  formatSaTime,
   houseNumberProblem,
   investigateDisabled,
   isUnaddressable,
@@ -55,18 +56,11 @@ import {
 /** Where the editor's own rows come from (geo rows carry their source; libs/geo leaves these alone). */
 export const EDITOR_SOURCE = 'avs-editor';
 
-const sast = (at: Date) =>
-  new Intl.DateTimeFormat('en-ZA', {
-    timeZone: 'Africa/Johannesburg',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(at);
-
 export const EDIT_TEXT = {
   stale: (what: string, version: number) =>
     `This ${what} was changed by someone else meanwhile (it is at version ${version}); the latest is shown.`,
   held: (erf: string, email: string, until: Date) =>
-    `${erf} is being worked on by ${email} until ${sast(until)}; it cannot be edited meanwhile.`,
+    `${erf} is being worked on by ${email} until ${formatSaTime(until)}; it cannot be edited meanwhile.`,
   noAddress: 'No such address.',
   noPoi: 'No such POI.',
   noParcel: 'No such parcel.',

@@ -4,7 +4,7 @@ import {
   AddPoiBody,
   AddressEditAnswer,
   AddressVersionBody,
-  AVS_EDITOR_API,
+  AVS_EDITOR_ROUTES,
   AVS_EDITOR_ZOOM,
   AvsEditorSettings,
   DequeueParcelAnswer,
@@ -90,13 +90,13 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
   // ---------------------------------------------------------------- reads (spec 03 §7)
 
   app.get(
-    '/api/v1.0/addresseditor/display_data/:lat/:lng',
+    AVS_EDITOR_ROUTES.displayData,
     { onRequest, schema: { params: EditorPointParams, response: { 200: DisplayDataAnswer, ...ERRORS } } },
     async (request) => displayData(ctx.ds, request.params.lat, request.params.lng),
   );
 
   app.get(
-    '/api/v1.0/addaddress/get_point_data/:lat/:lng',
+    AVS_EDITOR_ROUTES.pointData,
     { onRequest, schema: { params: EditorPointParams, response: { 200: PointDataAnswer, ...ERRORS } } },
     async (request) => ({
       success: true,
@@ -105,7 +105,7 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
   );
 
   app.get(
-    AVS_EDITOR_API.settings,
+    AVS_EDITOR_ROUTES.settings,
     { onRequest, schema: { response: { 200: AvsEditorSettings, ...ERRORS } } },
     async (request) => ({
       canValidate: isValidator(request.caller),
@@ -117,7 +117,7 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
   );
 
   app.get(
-    '/api/v1.0/addresseditor/parcel/:id/edits',
+    AVS_EDITOR_ROUTES.edits,
     { onRequest, schema: { params: EditorIdParams, response: { 200: EditorEditsAnswer, ...ERRORS } } },
     async (request) => ({ success: true, edits: await editsOfParcel(ctx.ds, request.params.id) }),
   );
@@ -137,12 +137,12 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       },
     );
   };
-  parcelQueue(AVS_EDITOR_API.multiParcel, 'multi');
-  parcelQueue(AVS_EDITOR_API.noAddressParcel, 'empty');
-  parcelQueue(AVS_EDITOR_API.dequeueValidateParcel, 'validate');
+  parcelQueue(AVS_EDITOR_ROUTES.multiParcel, 'multi');
+  parcelQueue(AVS_EDITOR_ROUTES.noAddressParcel, 'empty');
+  parcelQueue(AVS_EDITOR_ROUTES.dequeueValidateParcel, 'validate');
 
   app.get(
-    AVS_EDITOR_API.cantLocate,
+    AVS_EDITOR_ROUTES.cantLocate,
     {
       onRequest,
       schema: { querystring: DequeueRequestQuery, response: { 200: DequeueRequestAnswer, ...ERRORS } },
@@ -151,7 +151,7 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
   );
 
   app.post(
-    AVS_EDITOR_API.release,
+    AVS_EDITOR_ROUTES.release,
     { onRequest, schema: { body: ReleaseBody, response: { 200: SuccessAnswer, ...ERRORS } } },
     async (request) => {
       const { kind, id } = request.body;
@@ -166,8 +166,12 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   // ---------------------------------------------------------------- edits
 
+  /** An edit's answer, or the 409 of a refused one (conflict above). */
+  const editAnswer = <T>(reply: FastifyReply, requestId: string, run: () => Promise<T>) =>
+    run().catch((error: unknown) => conflict(reply, error, requestId));
+
   app.post(
-    '/api/v1.0/addresseditor/address/:id/official',
+    AVS_EDITOR_ROUTES.official,
     {
       onRequest,
       schema: {
@@ -176,27 +180,18 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
         response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
       },
     },
-    async (request, reply) => {
-      try {
-        const address = await changeAddress(
-          ctx.ds,
-          edit(request.caller),
-          request.params.id,
-          request.body.version,
-          {
-            kind: 'official',
-          },
-        );
-        return { success: true, address };
-      } catch (error) {
-        return conflict(reply, error, request.id);
-      }
-    },
+    async (request, reply) =>
+      editAnswer(reply, request.id, async () => ({
+        success: true,
+        address: await changeAddress(ctx.ds, edit(request.caller), request.params.id, request.body.version, {
+          kind: 'official',
+        }),
+      })),
   );
 
   for (const kind of ['accept', 'reject'] as const)
     app.post(
-      `/api/v1.0/addresseditor/address/:id/${kind}`,
+      AVS_EDITOR_ROUTES[kind],
       {
         onRequest,
         schema: {
@@ -205,9 +200,10 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
           response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
         },
       },
-      async (request, reply) => {
-        try {
-          const address = await changeAddress(
+      async (request, reply) =>
+        editAnswer(reply, request.id, async () => ({
+          success: true,
+          address: await changeAddress(
             ctx.ds,
             edit(request.caller),
             request.params.id,
@@ -216,40 +212,32 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
               kind,
               quality: request.body.quality,
             },
-          );
-          return { success: true, address };
-        } catch (error) {
-          return conflict(reply, error, request.id);
-        }
-      },
+          ),
+        })),
     );
 
   app.post(
-    AVS_EDITOR_API.addAddress,
+    AVS_EDITOR_ROUTES.addAddress,
     { onRequest, schema: { body: AddAddressBody, response: { 200: AddressEditAnswer, ...EDIT_ERRORS } } },
-    async (request, reply) => {
-      try {
-        return { success: true, address: await addAddress(ctx.ds, edit(request.caller), request.body) };
-      } catch (error) {
-        return conflict(reply, error, request.id);
-      }
-    },
+    async (request, reply) =>
+      editAnswer(reply, request.id, async () => ({
+        success: true,
+        address: await addAddress(ctx.ds, edit(request.caller), request.body),
+      })),
   );
 
   app.post(
-    AVS_EDITOR_API.addPoi,
+    AVS_EDITOR_ROUTES.addPoi,
     { onRequest, schema: { body: AddPoiBody, response: { 200: PoiEditAnswer, ...EDIT_ERRORS } } },
-    async (request, reply) => {
-      try {
-        return { success: true, poi: await addPoi(ctx.ds, edit(request.caller), request.body) };
-      } catch (error) {
-        return conflict(reply, error, request.id);
-      }
-    },
+    async (request, reply) =>
+      editAnswer(reply, request.id, async () => ({
+        success: true,
+        poi: await addPoi(ctx.ds, edit(request.caller), request.body),
+      })),
   );
 
   app.post(
-    '/api/v1.0/addresseditor/poi/:id/detach',
+    AVS_EDITOR_ROUTES.detachPoi,
     {
       onRequest,
       schema: {
@@ -258,19 +246,16 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
         response: { 200: PoiEditAnswer, ...EDIT_ERRORS },
       },
     },
-    async (request, reply) => {
-      try {
-        const poi = await detachPoi(ctx.ds, edit(request.caller), request.params.id, request.body.version);
-        return { success: true, poi };
-      } catch (error) {
-        return conflict(reply, error, request.id);
-      }
-    },
+    async (request, reply) =>
+      editAnswer(reply, request.id, async () => ({
+        success: true,
+        poi: await detachPoi(ctx.ds, edit(request.caller), request.params.id, request.body.version),
+      })),
   );
 
   for (const kind of ['investigate', 'unaddressable', 'reviewed'] as const)
     app.post(
-      `/api/v1.0/addresseditor/parcel/:id/${kind}`,
+      AVS_EDITOR_ROUTES[kind],
       {
         onRequest,
         schema: {
@@ -279,26 +264,17 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
           response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
         },
       },
-      async (request, reply) => {
-        try {
-          const parcel = await changeParcel(
-            ctx.ds,
-            edit(request.caller),
-            request.params.id,
-            request.body.version,
-            {
-              kind,
-            },
-          );
-          return { success: true, parcel };
-        } catch (error) {
-          return conflict(reply, error, request.id);
-        }
-      },
+      async (request, reply) =>
+        editAnswer(reply, request.id, async () => ({
+          success: true,
+          parcel: await changeParcel(ctx.ds, edit(request.caller), request.params.id, request.body.version, {
+            kind,
+          }),
+        })),
     );
 
   app.post(
-    '/api/v1.0/addresseditor/parcel/:id/validate',
+    AVS_EDITOR_ROUTES.validateParcel,
     {
       onRequest,
       schema: {
@@ -309,26 +285,18 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
     },
     async (request, reply) => {
       if (!isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
-      try {
-        const parcel = await changeParcel(
-          ctx.ds,
-          edit(request.caller),
-          request.params.id,
-          request.body.version,
-          {
-            kind: 'validate',
-            parcelTypeId: request.body.parcelTypeId,
-          },
-        );
-        return { success: true, parcel };
-      } catch (error) {
-        return conflict(reply, error, request.id);
-      }
+      return editAnswer(reply, request.id, async () => ({
+        success: true,
+        parcel: await changeParcel(ctx.ds, edit(request.caller), request.params.id, request.body.version, {
+          kind: 'validate',
+          parcelTypeId: request.body.parcelTypeId,
+        }),
+      }));
     },
   );
 
   app.post(
-    '/api/v1.0/addresseditor/cant_locate/:id/resolve',
+    AVS_EDITOR_ROUTES.resolveCantLocate,
     {
       onRequest,
       schema: {
@@ -337,19 +305,16 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
         response: { 200: ResolveCantLocateAnswer, ...EDIT_ERRORS },
       },
     },
-    async (request, reply) => {
-      try {
-        return await resolveCantLocate(
+    async (request, reply) =>
+      editAnswer(reply, request.id, () =>
+        resolveCantLocate(
           ctx.ds,
           ctx.redis,
           request.log,
           request.caller,
           request.params.id.toLowerCase(),
           request.body,
-        );
-      } catch (error) {
-        return conflict(reply, error, request.id);
-      }
-    },
+        ),
+      ),
   );
 }

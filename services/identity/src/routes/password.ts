@@ -1,5 +1,5 @@
 import {
-  API,
+  IDENTITY_ROUTES,
   ErrorAnswer,
   ForgotPasswordBody,
   MessageAnswer,
@@ -16,12 +16,12 @@ import {
   normaliseEmail,
   validationMessages,
 } from '@portal/domain';
-import { UserEntity, hashPassword } from '@portal/db';
+import { hashPassword } from '@portal/db';
 import { badRequest, revokeSessionsBefore } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { resetMail } from '../mailer';
-import { createResetToken, spendResetToken, type ResetPurpose } from '../reset-tokens';
+import { createResetToken, setPassword, spendResetToken, userByEmail, type ResetPurpose } from '../store';
 import type { IdentityContext } from '../context';
 
 export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
@@ -38,7 +38,7 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   /** Mails a reset link when the address belongs to an active user. Runs after the answer is sent. */
   async function mailResetLink(emailInput: string, purpose: ResetPurpose, log: FastifyBaseLogger) {
-    const user = await ds.getRepository(UserEntity).findOneBy({ email: normaliseEmail(emailInput) });
+    const user = await userByEmail(ds, normaliseEmail(emailInput));
     if (!user || !user.active) {
       log.info({ purpose }, 'password reset asked for an unknown or inactive address');
       return;
@@ -72,10 +72,7 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
     const changedAt = new Date();
     const user = await ds.transaction(async (manager) => {
       const owner = await spendResetToken(manager, token, purpose);
-      if (owner)
-        await manager
-          .getRepository(UserEntity)
-          .update({ id: owner.id }, { passwordHash, tokensValidAfter: changedAt });
+      if (owner) await setPassword(manager, owner.id, passwordHash, changedAt);
       return owner;
     });
     if (!user) throw badRequest(TEXT.tokenInvalidOrExpired);
@@ -85,13 +82,13 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
   }
 
   app.post(
-    API.forgotPassword,
+    IDENTITY_ROUTES.forgotPassword,
     { config: perIpLimit, schema: { body: ForgotPasswordBody, response: { 200: MessageAnswer, ...errors } } },
     async (request) => requestReset(request.body.email ?? request.body.text ?? '', 'reset-link', request.log),
   );
 
   app.post(
-    API.passwordReset,
+    IDENTITY_ROUTES.passwordReset,
     {
       config: perIpLimit,
       schema: { body: PasswordResetRequestBody, response: { 200: MessageAnswer, ...errors } },
@@ -100,7 +97,7 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
   );
 
   app.post(
-    '/api/v1.0/reset/:tokenId',
+    IDENTITY_ROUTES.resetByToken,
     {
       config: perIpLimit,
       schema: {
@@ -113,7 +110,7 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
   );
 
   app.post(
-    API.passwordResetCallback,
+    IDENTITY_ROUTES.passwordResetCallback,
     {
       config: perIpLimit,
       schema: { body: PasswordResetCallbackBody, response: { 200: MessageAnswer, ...errors } },

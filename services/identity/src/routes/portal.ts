@@ -1,5 +1,5 @@
 import {
-  API,
+  IDENTITY_ROUTES,
   AuditBody,
   ErrorAnswer,
   MenuAnswer,
@@ -9,10 +9,9 @@ import {
   SuccessAnswer,
 } from '@portal/contracts';
 import { MENUS } from '@portal/domain';
-import { AuditRecordEntity, UserEntity } from '@portal/db';
 import { notFound, unauthorized } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
-import { ownServices, toServiceAnswer } from '../accounts';
+import { insertAuditRecord, ownServices, toServiceAnswer, userById, userWithGroup } from '../store';
 import type { IdentityContext } from '../context';
 
 /** What the shell's frame needs besides the account calls: menus, the home tiles, the audit log. */
@@ -20,7 +19,7 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   const { ds } = ctx;
 
   app.get(
-    '/admin/menu/:name',
+    IDENTITY_ROUTES.menu,
     { schema: { params: MenuParams, response: { 200: MenuAnswer, 404: ErrorAnswer } } },
     async (request) => {
       // Own keys only: 'constructor' or 'toString' (the name's pattern allows them) are no menus.
@@ -33,10 +32,10 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   // The session (401) of these calls is the route table's gate (libs/domain/src/routeAccess.ts), which
   // leaves its claims in request.user.
   app.get(
-    API.services,
+    IDENTITY_ROUTES.services,
     { schema: { response: { 200: ServicesAnswer, 401: ErrorAnswer } } },
     async (request) => {
-      const user = await ds.getRepository(UserEntity).findOneBy({ id: request.user.sub });
+      const user = await userById(ds, request.user.sub);
       if (!user || !user.active) throw unauthorized();
       return { success: true, services: (await ownServices(ds, user)).map(toServiceAnswer) };
     },
@@ -45,12 +44,10 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   // The request form's reference fields (spec 01 §3, §5): users/me carries the group without them, and the
   // group administration calls are for admins. Read fresh, like users/me, so an edited group shows at once.
   app.get(
-    API.myReferences,
+    IDENTITY_ROUTES.myReferences,
     { schema: { response: { 200: MyReferencesAnswer, 401: ErrorAnswer } } },
     async (request) => {
-      const user = await ds
-        .getRepository(UserEntity)
-        .findOne({ where: { id: request.user.sub }, relations: { group: true } });
+      const user = await userWithGroup(ds, request.user.sub);
       if (!user || !user.active) throw unauthorized();
       const group = user.group && user.group.active ? user.group : null;
       return {
@@ -63,13 +60,13 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   // Spec 01 §7: overrides are logged here. The session decides who acted; the body's user fields are
   // kept as sent, since they describe whom the client believed it was acting for.
   app.post(
-    API.audit,
+    IDENTITY_ROUTES.audit,
     {
       schema: { body: AuditBody, response: { 201: SuccessAnswer, 400: ErrorAnswer, 401: ErrorAnswer } },
     },
     async (request, reply) => {
       const { message, details, user_name, user_email, user_id } = request.body;
-      await ds.getRepository(AuditRecordEntity).insert({
+      await insertAuditRecord(ds, {
         message,
         details: details === undefined ? undefined : (details as object),
         userName: user_name ?? request.user.name,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import {
-  API,
+  IDENTITY_ROUTES,
   ErrorAnswer,
   LoginBody,
   MessageAnswer,
@@ -16,10 +16,18 @@ import {
   registerSchema,
   validationMessages,
 } from '@portal/domain';
-import { UserEntity, hashPassword, verifyPassword } from '@portal/db';
+import { hashPassword, verifyPassword, type UserEntity } from '@portal/db';
 import { HttpError, badRequest, revokeSessionsBefore, unauthorized } from '@portal/server-kit';
 import type { TypedFastify } from '@portal/server-kit';
-import { claimsOf, sessionUserFor } from '../accounts';
+import {
+  claimsOf,
+  emailTaken,
+  insertUser,
+  recordLogin,
+  revokeTokensBefore,
+  sessionUserFor,
+  userByEmail,
+} from '../store';
 import type { IdentityContext } from '../context';
 
 /** A hash to verify against when the e-mail is unknown, so both cases take the same time. */
@@ -54,7 +62,7 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   };
 
   app.get(
-    API.me,
+    IDENTITY_ROUTES.me,
     { schema: { response: { 200: SessionUser, 401: ErrorAnswer } } },
     async (request, reply) => {
       const claims = await app.sessionOf(request);
@@ -68,7 +76,7 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   // Spec 01 §7: the user, or the string '0' when not logged in (sent as the JSON string "0").
   // Fastify would send a bare string as text (which JSON clients read as the number 0), so it is encoded here.
   app.get(
-    API.loggedIn,
+    IDENTITY_ROUTES.loggedIn,
     { schema: { response: { 200: Type.Union([SessionUser, Type.Literal('0')]) } } },
     async (request, reply) => {
       const claims = await app.sessionOf(request);
@@ -85,20 +93,20 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   );
 
   app.post(
-    API.login,
+    IDENTITY_ROUTES.login,
     { config: perIpLimit, schema: { body: LoginBody, response: { 200: SessionUser, ...errors } } },
     async (request, reply) => {
       const messages = validationMessages(loginSchema, request.body);
       if (messages.length) throw badRequest(messages[0], messages);
       const email = normaliseEmail(request.body.email);
       await emailAttempts.hit(`login:${email}`);
-      const user = await ds.getRepository(UserEntity).findOneBy({ email });
+      const user = await userByEmail(ds, email);
       decoyHash ??= hashPassword('decoy-password-for-timing');
       const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash), request.body.password);
       if (!user || !passwordOk) throw new HttpError(401, ACCOUNT_TEXT.loginFailed);
       if (!user.active) throw new HttpError(403, ACCOUNT_TEXT.accountInactive);
       await emailAttempts.reset(`login:${email}`);
-      await ds.getRepository(UserEntity).update({ id: user.id }, { lastLoginAt: new Date() });
+      await recordLogin(ds, user.id);
       const token = await app.issueSession(reply, claimsOf(user));
       const current = await sessionUserFor(ds, app.jwt.decode(token) as { sub: string; ims: number });
       if (!current) throw unauthorized();
@@ -108,7 +116,7 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   );
 
   app.post(
-    API.register,
+    IDENTITY_ROUTES.register,
     { config: perIpLimit, schema: { body: RegisterBody, response: { 201: MessageAnswer, ...errors } } },
     async (request, reply) => {
       const messages = validationMessages(registerSchema, request.body);
@@ -118,13 +126,12 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
           messages,
         );
       const email = normaliseEmail(request.body.email);
-      const users = ds.getRepository(UserEntity);
-      if (await users.existsBy({ email }))
+      if (await emailTaken(ds, email))
         throw new HttpError(409, ACCOUNT_TEXT.emailTaken, [ACCOUNT_TEXT.emailTaken]);
       const passwordHash = await hashPassword(request.body.password);
       let user: UserEntity;
       try {
-        user = await users.save(users.create({ name: request.body.name.trim(), email, passwordHash }));
+        user = await insertUser(ds, { name: request.body.name.trim(), email, passwordHash });
       } catch (err) {
         // Two registrations racing for one address: the unique index decides, the loser gets the same answer.
         if ((err as { code?: string }).code === '23505')
@@ -137,15 +144,19 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
     },
   );
 
-  app.get(API.logout, { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
-    const claims = await app.sessionOf(request);
-    if (claims) {
-      const now = new Date();
-      await ds.getRepository(UserEntity).update({ id: claims.sub }, { tokensValidAfter: now });
-      await revokeSessionsBefore(redis, claims.sub, now, config.sessionTtlSeconds);
-      request.log.info({ userId: claims.sub }, 'logged out');
-    }
-    app.clearSession(reply);
-    return { message: ACCOUNT_TEXT.loggedOut };
-  });
+  app.get(
+    IDENTITY_ROUTES.logout,
+    { schema: { response: { 200: MessageAnswer } } },
+    async (request, reply) => {
+      const claims = await app.sessionOf(request);
+      if (claims) {
+        const now = new Date();
+        await revokeTokensBefore(ds, claims.sub, now);
+        await revokeSessionsBefore(redis, claims.sub, now, config.sessionTtlSeconds);
+        request.log.info({ userId: claims.sub }, 'logged out');
+      }
+      app.clearSession(reply);
+      return { message: ACCOUNT_TEXT.loggedOut };
+    },
+  );
 }

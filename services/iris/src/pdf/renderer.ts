@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { PdfRenderer } from '@portal/pdf-jobs';
+import { imageDataUrl, pageFooterOptions, type PdfRenderer } from '@portal/pdf-jobs';
 import type { Redis, Storage } from '@portal/server-kit';
-import { finaliseRequest, readReport } from '../reports';
+import { finaliseRequest, readReport } from '../store';
 import { irisReportHtml } from './template';
 
 /**
@@ -23,20 +23,13 @@ export function irisPdfRenderer(deps: {
         address: report.address,
         data: report.data,
         version: job.version,
-        aerialDataUrl: aerial
-          ? `data:${aerial.info.contentType};base64,${aerial.data.toString('base64')}`
-          : null,
+        aerialDataUrl: aerial ? imageDataUrl(aerial) : null,
         aerialView: aerial ? report.aerial_view : null,
         highResStatus: report.high_res_status,
         madeAt: new Date().toISOString(),
       });
     },
     afterDone: (job) => finaliseRequest(deps.ds, deps.redis, job),
-    pdfOptions: {
-      displayHeaderFooter: true,
-      headerTemplate: '<span></span>',
-      footerTemplate:
-        '<div style="font-size:7pt;width:100%;text-align:center;color:#777">IRiS risk report · page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
-    },
+    pdfOptions: pageFooterOptions('IRiS risk report'),
   };
 }

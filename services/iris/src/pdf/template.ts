@@ -30,7 +30,7 @@ export interface IrisPdfInput {
   madeAt: string;
 }
 
-const esc = (value: unknown) => escapeXml(String(value ?? ''));
+const esc = escapeXml;
 // The screen's number formats (@portal/charts), so the PDF reads as the screen does: '437.1', '50 336', '1.2 km'.
 const metres = (m: number | null | undefined) => (m === null || m === undefined ? '—' : formatDistance(m));
 const decimal = (n: number | null | undefined, digits = 1) =>

@@ -11,6 +11,7 @@ import {
   HIGH_RES_STATUSES,
   HighResBody,
   IRIS_API,
+  IRIS_ROUTES,
   IrisCreateAnswer,
   IrisCreateBody,
   IrisReport,
@@ -37,16 +38,20 @@ import {
 } from '@portal/server-kit';
 import type { IrisContext } from '../context';
 import { computeRiskReport } from '../risk/compute';
+import { IRIS_PDF_KIND, canGenerate, toIrisReport } from '../reports';
 import {
-  IRIS_PDF_KIND,
-  canGenerate,
+  bumpReportVersion,
+  clearAerial,
   currentJob,
+  insertReport,
   latestDonePdf,
+  readIrisRequest,
   readReport,
   readReportOfRequest,
-  toIrisReport,
+  saveAerial,
+  saveHighResStatus,
   type ReportRow,
-} from '../reports';
+} from '../store';
 
 const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
 
@@ -111,13 +116,13 @@ export async function irisRoutes(
     });
 
   app.get(
-    IRIS_API.settings,
+    IRIS_ROUTES.settings,
     { onRequest, schema: { response: { 200: IrisSettings, ...ERRORS } } },
     async () => ({ supportEmail: ctx.config.supportEmail }),
   );
 
   app.put(
-    '/api/v1.0/iris',
+    IRIS_ROUTES.create,
     {
       onRequest,
       schema: {
@@ -130,22 +135,7 @@ export async function irisRoutes(
       if (!caller.services.includes('iris')) throw forbidden(IRIS_TEXT.noService);
       const { requestId } = request.body;
       if (!UUID.test(requestId)) throw badRequest('requestId must be a request id (a UUID).');
-      const [target] = (await ctx.ds.query(
-        `SELECT id, grip_reference, request_type, user_id, address, created_at, status,
-                  ST_Y(point) AS lat, ST_X(point) AS lng
-           FROM requests.requests WHERE id = $1`,
-        [requestId],
-      )) as {
-        id: string;
-        grip_reference: string;
-        request_type: string;
-        user_id: string;
-        address: string;
-        created_at: Date;
-        status: string;
-        lat: number | null;
-        lng: number | null;
-      }[];
+      const target = await readIrisRequest(ctx.ds, requestId);
       if (!target) throw notFound(IRIS_TEXT.noRequest);
       if (!mayRead(caller, target.user_id)) throw forbidden(IRIS_TEXT.requestNotYours);
       if (target.request_type !== 'IRIS') throw badRequest(IRIS_TEXT.notIris(target.request_type));
@@ -170,11 +160,7 @@ export async function irisRoutes(
       }
       const point = { lat: roundCoordinate(target.lat), lng: roundCoordinate(target.lng) };
       const data = await computeRiskReport(ctx.ds, point);
-      await ctx.ds.query(
-        `INSERT INTO iris.reports (request_id, user_id, lat, lng, data) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (request_id) DO NOTHING`,
-        [target.id, target.user_id, point.lat, point.lng, JSON.stringify(data)],
-      );
+      await insertReport(ctx.ds, { requestId: target.id, userId: target.user_id, ...point, data });
       const created = await readReportOfRequest(ctx.ds, target.id);
       if (!created) throw notFound(IRIS_TEXT.noRequest);
       reply.code(201);
@@ -183,7 +169,7 @@ export async function irisRoutes(
   );
 
   app.get(
-    '/api/v1.0/iris/:reportId',
+    IRIS_ROUTES.report,
     {
       onRequest,
       schema: {
@@ -198,13 +184,13 @@ export async function irisRoutes(
   );
 
   app.get(
-    '/api/v1.0/iris/:reportId/pdf/canGenerate',
+    IRIS_ROUTES.canGenerate,
     { onRequest, schema: { params: ReportIdParams, response: { 200: CanGenerateAnswer, ...ERRORS } } },
     async (request) => canGenerate(await loadReport(request.params.reportId, request.caller)),
   );
 
   app.get(
-    '/api/v1.0/iris/:reportId/:requestId/pdf/generate',
+    IRIS_ROUTES.generate,
     {
       onRequest,
       schema: {
@@ -225,7 +211,7 @@ export async function irisRoutes(
   );
 
   app.get(
-    '/api/v1.0/iris/:reportId/pdf/ready',
+    IRIS_ROUTES.ready,
     { onRequest, schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } } },
     async (request) => {
       const report = await loadReport(request.params.reportId, request.caller);
@@ -238,7 +224,7 @@ export async function irisRoutes(
   );
 
   app.get(
-    '/api/v1.0/iris/:reportId/pdf/regenerate',
+    IRIS_ROUTES.regenerate,
     {
       onRequest,
       schema: { params: ReportIdParams, response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS } },
@@ -249,9 +235,7 @@ export async function irisRoutes(
       const old = await currentJob(ctx.ds, before);
       if (old && (old.state === 'queued' || old.state === 'running'))
         await cancelPdfJob(ctx.ds, ctx.queue, old.id);
-      await ctx.ds.query('UPDATE iris.reports SET version = version + 1, updated_at = now() WHERE id = $1', [
-        before.id,
-      ]);
+      await bumpReportVersion(ctx.ds, before.id);
       const report = (await readReport(ctx.ds, before.id))!;
       const job = await queuePdf(report, request.caller.id);
       return { success: true, progress: Math.round(job.progress), state: job.state, version: job.version };
@@ -260,7 +244,7 @@ export async function irisRoutes(
 
   app.route({
     method: ['GET', 'POST'],
-    url: '/api/v1.0/iris/:reportId/pdf/cancel',
+    url: IRIS_ROUTES.cancel,
     onRequest,
     schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } },
     handler: async (request) => {
@@ -272,26 +256,22 @@ export async function irisRoutes(
     },
   });
 
-  app.get(
-    '/api/v1.0/iris/:reportId/pdf/download',
-    { onRequest, schema: { params: ReportIdParams } },
-    async (request, reply) => {
-      const report = await loadReport(request.params.reportId, request.caller);
-      const job = await latestDonePdf(ctx.ds, report.id);
-      const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
-      if (!file) throw notFound(IRIS_TEXT.notReady);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-length', String(file.info.size))
-        .header('content-disposition', `attachment; filename="IRiS-${report.grip_reference}.pdf"`)
-        .header('cache-control', 'private, no-cache')
-        .send(file.stream);
-    },
-  );
+  app.get(IRIS_ROUTES.download, { onRequest, schema: { params: ReportIdParams } }, async (request, reply) => {
+    const report = await loadReport(request.params.reportId, request.caller);
+    const job = await latestDonePdf(ctx.ds, report.id);
+    const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
+    if (!file) throw notFound(IRIS_TEXT.notReady);
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-length', String(file.info.size))
+      .header('content-disposition', `attachment; filename="IRiS-${report.grip_reference}.pdf"`)
+      .header('cache-control', 'private, no-cache')
+      .send(file.stream);
+  });
 
   app.route({
     method: ['GET', 'POST'],
-    url: '/api/v1.0/iris/:reportId/imagery/clean',
+    url: IRIS_ROUTES.clean,
     onRequest,
     schema: { params: ReportIdParams, response: { 200: SuccessAnswer, ...ERRORS } },
     handler: async (request) => {
@@ -300,15 +280,13 @@ export async function irisRoutes(
       // Spec 03 §4 step 6: closing the report deletes the server's images (the PDFs made stay).
       const keys = AERIAL_VIEW_IDS.map((view) => aerialKey(report.id, view));
       await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => false)));
-      await ctx.ds.query('UPDATE iris.reports SET aerial_key = NULL, updated_at = now() WHERE id = $1', [
-        report.id,
-      ]);
+      await clearAerial(ctx.ds, report.id);
       return { success: true };
     },
   });
 
   app.post(
-    '/api/v1.0/iris/:reportId/imagery/highres/:status',
+    IRIS_ROUTES.highres,
     {
       onRequest,
       schema: {
@@ -328,11 +306,7 @@ export async function irisRoutes(
       // Spec 03 §4: the most common status is sent; a status the counts contradict is refused.
       if (values.length > 0 && (counts[status] ?? 0) < Math.max(...values))
         throw badRequest(IRIS_TEXT.notMostCommon(status));
-      await ctx.ds.query(
-        `UPDATE iris.reports SET high_res_status = $2, high_res_counts = $3, imagery_at = now(), updated_at = now()
-           WHERE id = $1`,
-        [report.id, status, JSON.stringify(counts)],
-      );
+      await saveHighResStatus(ctx.ds, report.id, status, counts);
       return { success: true };
     },
   );
@@ -343,7 +317,7 @@ export async function irisRoutes(
     (_request, body, done) => done(null, body),
   );
   app.post(
-    '/api/v1.0/iris/:reportId/aerial/:viewId',
+    IRIS_ROUTES.aerial,
     {
       onRequest,
       bodyLimit: AERIAL_MAX_BYTES,
@@ -374,10 +348,7 @@ export async function irisRoutes(
       const viewId = String(request.params.viewId);
       const key = aerialKey(report.id, viewId);
       await ctx.storage.put(key, jpeg, { contentType: 'image/jpeg' });
-      await ctx.ds.query(
-        'UPDATE iris.reports SET aerial_view = $2, aerial_key = $3, updated_at = now() WHERE id = $1',
-        [report.id, viewId, key],
-      );
+      await saveAerial(ctx.ds, report.id, viewId, key);
       return { success: true };
     },
   );

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import {
-  AVS_API,
+  LOCATOR_ROUTES,
   ErrorAnswer,
   GeocodeInput,
   GeoJsonAnswer,
@@ -58,7 +58,7 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
   ];
 
   app.post(
-    AVS_API.geocode,
+    LOCATOR_ROUTES.geocode,
     { onRequest: guard, schema: { body: GeocodeInput, response: { 200: SearchAnswer, ...ERRORS } } },
     async (request) => {
       const text = readSearchText(request.body.address);
@@ -67,7 +67,7 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
   );
 
   app.post(
-    AVS_API.search,
+    LOCATOR_ROUTES.search,
     { onRequest: guard, schema: { body: SearchInput, response: { 200: SearchAnswer, ...ERRORS } } },
     async (request) => {
       const text = readSearchText(request.body.query);
@@ -77,7 +77,7 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
   );
 
   app.post(
-    AVS_API.searchPostal,
+    LOCATOR_ROUTES.searchPostal,
     { onRequest: guard, schema: { body: SearchPostalInput, response: { 200: SearchAnswer, ...ERRORS } } },
     async (request) => {
       const text = readSearchText(request.body.query);
@@ -87,7 +87,7 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
   );
 
   app.post(
-    AVS_API.reverse,
+    LOCATOR_ROUTES.reverse,
     { onRequest: guard, schema: { body: ReverseInput, response: { 200: ReverseAnswer, ...ERRORS } } },
     async (request) => {
       const { lat, lng, searchOption, options } = request.body;
@@ -102,7 +102,7 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
   );
 
   app.post(
-    AVS_API.geojson,
+    LOCATOR_ROUTES.geojson,
     { onRequest: guard, schema: { body: GeoJsonInput, response: { 200: GeoJsonAnswer, ...ERRORS } } },
     async (request) => ({
       success: true,

@@ -4,7 +4,7 @@ import {
   CoverageAnswer,
   CoverageQuery,
   ErrorAnswer,
-  IMAGERY_API,
+  LOCATOR_ROUTES,
   ImageUrlAnswer,
   ImageUrlQuery,
   type Orientation,
@@ -40,7 +40,7 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
   const provider = createImageryProvider(ctx.config.imagery, ctx.ds, storage);
 
   app.get(
-    IMAGERY_API.coverage,
+    LOCATOR_ROUTES.coverage,
     {
       schema: { querystring: CoverageQuery, response: { 200: CoverageAnswer, 400: ErrorAnswer } },
     },
@@ -64,10 +64,10 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
         return { success: url !== null, url };
       },
     );
-  imageUrlRoute(IMAGERY_API.imageUrl, 'full');
-  imageUrlRoute(IMAGERY_API.smallImageUrl, 'small');
+  imageUrlRoute(LOCATOR_ROUTES.imageUrl, 'full');
+  imageUrlRoute(LOCATOR_ROUTES.smallImageUrl, 'small');
 
-  app.get(`${IMAGERY_API.images}*`, async (request, reply) => {
+  app.get(LOCATOR_ROUTES.images, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     if (!key.startsWith('idan/') || !isValidStorageKey(key))
       throw badRequest(`'${key.slice(0, 120)}' is not an imagery image key.`);
@@ -92,7 +92,7 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
  * kept as the upstream prefix) without the portal's cookies; a 404 saying so when none is configured.
  */
 async function pictometryProxy(scope: FastifyInstance, ctx: LocatorContext): Promise<void> {
-  const prefix = IMAGERY_API.pictometryProxy;
+  const prefix = LOCATOR_ROUTES.pictometryProxy;
   const target = ctx.config.pictometryProxyTarget;
   if (!target) {
     const answer = async () => {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { TILE_LAYERS, TILES_API, type TileLayer } from '@portal/contracts';
+import { LOCATOR_ROUTES, TILE_LAYERS, type TileLayer } from '@portal/contracts';
 import { badRequest, createStorage, notFound, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
 import { SATELLITE_MAX_ZOOM, SATELLITE_MIN_ZOOM, SatelliteTiles } from '../imagery/satellite';
@@ -69,23 +69,19 @@ export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promis
     createStorage({ driver: 'local', dir: ctx.config.imageryStorageDir }),
   );
   // Registered before the vector route: the static 'satellite' segment and the .jpg suffix pick it.
-  app.get(
-    `${TILES_API.prefix}satellite/:z/:x/:y.jpg`,
-    { schema: { params: SatelliteParams } },
-    async (request, reply) => {
-      const tile = parseTileAddress(request.params);
-      reply.header('cache-control', TILE_CACHE_CONTROL);
-      if (tile.z < SATELLITE_MIN_ZOOM || tile.z > SATELLITE_MAX_ZOOM) return reply.code(204).send();
-      const rendered = await satellite.tile(tile);
-      if (!rendered) return reply.code(204).send();
-      reply.header('etag', rendered.etag);
-      if (etagMatches(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
-      return reply.type('image/jpeg').send(rendered.jpeg);
-    },
-  );
+  app.get(LOCATOR_ROUTES.satelliteTile, { schema: { params: SatelliteParams } }, async (request, reply) => {
+    const tile = parseTileAddress(request.params);
+    reply.header('cache-control', TILE_CACHE_CONTROL);
+    if (tile.z < SATELLITE_MIN_ZOOM || tile.z > SATELLITE_MAX_ZOOM) return reply.code(204).send();
+    const rendered = await satellite.tile(tile);
+    if (!rendered) return reply.code(204).send();
+    reply.header('etag', rendered.etag);
+    if (etagMatches(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
+    return reply.type('image/jpeg').send(rendered.jpeg);
+  });
 
   app.get(
-    `${TILES_API.prefix}:layer/:z/:x/:y.mvt`,
+    LOCATOR_ROUTES.vectorTile,
     {
       // No response schema: the answer is protobuf bytes (errors take the one error shape anyway).
       schema: { params: TileParams },

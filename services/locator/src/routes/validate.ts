@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import {
   ErrorAnswer,
-  VALIDATION_API,
+  LOCATOR_ROUTES,
   VALIDATION_BATCH_MAX,
   ValidateAnswer,
   ValidateBatchAnswer,
@@ -34,13 +34,13 @@ export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Pr
   ];
 
   app.post(
-    VALIDATION_API.validate,
+    LOCATOR_ROUTES.validate,
     { onRequest: guard, schema: { body: ValidateInput, response: { 200: ValidateAnswer, ...ERRORS } } },
     async (request) => ({ success: true, result: await validateAddress(ctx.ds, request.body.address) }),
   );
 
   app.post(
-    VALIDATION_API.batch,
+    LOCATOR_ROUTES.validateBatch,
     {
       onRequest: guard,
       schema: { body: ValidateBatchInput, response: { 200: ValidateBatchAnswer, ...ERRORS } },

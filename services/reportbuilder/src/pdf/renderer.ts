@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { PdfRenderer } from '@portal/pdf-jobs';
+import { formatSaLongDate } from '@portal/domain';
+import { imageDataUrl, pageFooterOptions, type PdfRenderer } from '@portal/pdf-jobs';
 import type { Storage } from '@portal/server-kit';
 import { isImageId, targetImageKey, type ImageTarget } from '../images/keys';
 import { addressOf, extraFieldOf, sectionsOf, totalsOf, totalsSettingsOf, versionOf } from '../store';
@@ -10,7 +11,7 @@ import { saviReportHtml } from './template';
  * A target's cropped image as a data URL: the compressed JPEG (made for the PDF, at most 1280 px wide) when
  * it is stored, else the cropped PNG, else null.
  */
-async function imageDataUrl(
+async function targetImageDataUrl(
   storage: Storage,
   requestId: string,
   target: ImageTarget,
@@ -23,18 +24,10 @@ async function imageDataUrl(
       return null; // an identifier no image can have
     }
     const file = await storage.get(key);
-    if (file) return `data:${file.info.contentType};base64,${file.data.toString('base64')}`;
+    if (file) return imageDataUrl(file);
   }
   return null;
 }
-
-const madeOn = (date: Date) =>
-  new Intl.DateTimeFormat('en-ZA', {
-    timeZone: 'Africa/Johannesburg',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  }).format(date);
 
 /**
  * The SAVi kind of PDF: the HTML of the report version the job names (its row kept in the job's payload),
@@ -50,7 +43,7 @@ export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaul
       const sectionImages: Record<string, string> = {};
       for (const [id, section] of Object.entries(sections)) {
         if (!section.includeImage || !isImageId(id)) continue;
-        const image = await imageDataUrl(deps.storage, requestId, { kind: 'section', section: id });
+        const image = await targetImageDataUrl(deps.storage, requestId, { kind: 'section', section: id });
         if (image) sectionImages[id] = image;
       }
       const address = addressOf(state);
@@ -67,9 +60,9 @@ export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaul
         note: state.row?.note ?? '',
         comments: state.row?.comments ?? '',
         version: versionOf(state),
-        propertyImage: await imageDataUrl(deps.storage, requestId, { kind: 'property' }),
+        propertyImage: await targetImageDataUrl(deps.storage, requestId, { kind: 'property' }),
         sectionImages,
-        madeOn: madeOn(new Date()),
+        madeOn: formatSaLongDate(new Date()),
       });
     },
     async afterDone(job) {
@@ -85,11 +78,6 @@ export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaul
       await deps.storage.put(saviReportPdfKey(job.subject_id), file.data, { contentType: 'application/pdf' });
       await finaliseReportPdf(deps.ds, job, deps.defaultVat);
     },
-    pdfOptions: {
-      displayHeaderFooter: true,
-      headerTemplate: '<span></span>',
-      footerTemplate:
-        '<div style="font-size:7pt;width:100%;text-align:center;color:#777">SAVi replacement value report · page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
-    },
+    pdfOptions: pageFooterOptions('SAVi replacement value report'),
   };
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { REPORTBUILDER_API } from '@portal/contracts';
+import { formatSaIsoDate } from '@portal/domain';
 import { pdfJobId, readPdfJob, type PdfJobRow } from '@portal/pdf-jobs';
 import { readReport, totalsOf, versionOf, type ReportRow, type ReportState } from '../store';
 
@@ -19,9 +19,6 @@ export const SAVI_PDF_KIND = 'savi';
  * 'savi', so the request list links it to the download (libs/domain reportDownloadLink).
  */
 export const saviReportPdfKey = (requestId: string) => `reports/savi/${requestId}.pdf`;
-
-/** The download path of a request's report PDF. */
-export const saviDownloadPath = (requestId: string) => REPORTBUILDER_API.download(requestId);
 
 /** The job of the report's current version, or null when it was never asked for. */
 export const currentSaviJob = (ds: DataSource, state: ReportState) =>
@@ -129,14 +126,10 @@ export async function reportNameInput(
       references: Object.fromEntries(
         Object.entries(row?.reference ?? {}).map(([key, value]) => [key, String(value ?? '')]),
       ),
-      date: sastDate(date),
+      date: formatSaIsoDate(date),
     },
   };
 }
-
-/** YYYY-MM-DD in South African time. */
-export const sastDate = (date: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(date);
 
 /** The file name of a request's report PDF (dated `date`, the PDF's). */
 export async function saviFileName(ds: DataSource, state: ReportState, date = new Date()): Promise<string> {

@@ -1,3 +1,4 @@
+import { escapeXml } from '@portal/charts';
 import {
   formatMoney,
   fromCents,
@@ -40,13 +41,7 @@ export interface SaviPdfInput {
   madeOn: string;
 }
 
-const esc = (value: unknown) =>
-  String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+const esc = escapeXml;
 
 /** Rand amounts as the screen writes them (spec 02 §4.5: 2 decimals, en-US). */
 export const rand = (value: number) => `R ${formatMoney(value)}`;

@@ -6,7 +6,7 @@ import {
   CropImageBody,
   ErrorAnswer,
   ImageBody,
-  REPORTBUILDER_API,
+  REPORTBUILDER_ROUTES,
   RearrangeImagesBody,
 } from '@portal/contracts';
 import {
@@ -18,6 +18,7 @@ import {
   type TypedFastify,
 } from '@portal/server-kit';
 import type { ReportBuilderContext } from '../context';
+import { ERRORS as REPORT_ERRORS } from './errors';
 import { checkImageRead, setUploads, uploadsOf, withImageEdit } from '../images/access';
 import {
   imageContentType,
@@ -43,14 +44,7 @@ import {
 } from '../images/process';
 import { parseTargetType, targetOf } from '../images/targets';
 
-const ERRORS = {
-  400: ErrorAnswer,
-  401: ErrorAnswer,
-  403: ErrorAnswer,
-  404: ErrorAnswer,
-  409: ErrorAnswer,
-  413: ErrorAnswer,
-} as const;
+const ERRORS = { ...REPORT_ERRORS, 413: ErrorAnswer } as const;
 
 export const IMAGES_TEXT = {
   sendFile:
@@ -67,20 +61,6 @@ export const IMAGES_TEXT = {
   badFileName: 'Not an image name.',
   noFile: 'No such image.',
   badId: 'Identifiers hold only letters, digits, "_" and "-" (1 to 64 characters).',
-} as const;
-
-const BASE = '/api/v1.0/reportbuilder';
-const ROUTE = {
-  image: REPORTBUILDER_API.image,
-  crop: REPORTBUILDER_API.imageCrop,
-  copy: REPORTBUILDER_API.imageCopy,
-  rearrange: REPORTBUILDER_API.imageRearrange,
-  upload: REPORTBUILDER_API.upload,
-  thumbnails: `${BASE}/image/thumbnails/:requestID`,
-  exists: `${BASE}/image/:requestID/:type/:first/:second/:third`,
-  deleteSection: `${BASE}/image/:requestID/:sectionID`,
-  deleteBuilding: `${BASE}/image/:requestID/:sectionID/:buildingID`,
-  assets: '/reportbuilder/assets/uploads/:requestID/:fileName',
 } as const;
 
 /** Browsers keep an image this long, then ask again with If-None-Match (names are reused on a new crop). */
@@ -167,7 +147,7 @@ export async function imageRoutes(
   // ---------------------------------------------------------------------------------- paste (PNG only)
 
   app.post(
-    ROUTE.image,
+    REPORTBUILDER_ROUTES.image,
     {
       onRequest,
       bodyLimit: ctx.bodyLimit,
@@ -188,7 +168,7 @@ export async function imageRoutes(
   // ------------------------------------------------------------------------------ upload (JPEG or PNG)
 
   app.post(
-    ROUTE.upload,
+    REPORTBUILDER_ROUTES.upload,
     { onRequest, schema: { response: { 200: ImageAnswer, ...ERRORS } } },
     async (request) => {
       if (!request.isMultipart()) throw badRequest(IMAGES_TEXT.sendFile);
@@ -246,7 +226,7 @@ export async function imageRoutes(
   // ------------------------------------------------------------------------------------------------ crop
 
   app.post(
-    ROUTE.crop,
+    REPORTBUILDER_ROUTES.imageCrop,
     {
       onRequest,
       schema: { body: CropImageBody, response: { 200: CropAnswer, ...ERRORS } },
@@ -288,7 +268,7 @@ export async function imageRoutes(
   // ------------------------------------------------------------------------------------------------ copy
 
   app.post(
-    ROUTE.copy,
+    REPORTBUILDER_ROUTES.imageCopy,
     { onRequest, schema: { body: CopyImageBody, response: { 200: CopyAnswer, ...ERRORS } } },
     async (request) => {
       const { requestID, sectionID, buildingID } = request.body;
@@ -323,7 +303,7 @@ export async function imageRoutes(
   // ------------------------------------------------------------------------------------------- rearrange
 
   app.post(
-    ROUTE.rearrange,
+    REPORTBUILDER_ROUTES.imageRearrange,
     { onRequest, schema: { body: RearrangeImagesBody, response: { 200: ThumbnailsAnswer, ...ERRORS } } },
     async (request) => {
       const { requestID, sourceIndex, destinationIndex } = request.body;
@@ -352,7 +332,7 @@ export async function imageRoutes(
   });
 
   app.get(
-    ROUTE.thumbnails,
+    REPORTBUILDER_ROUTES.thumbnails,
     {
       onRequest,
       schema: {
@@ -378,7 +358,7 @@ export async function imageRoutes(
   // ---------------------------------------------------------------------------------------------- exists
 
   app.get(
-    ROUTE.exists,
+    REPORTBUILDER_ROUTES.imageExists,
     {
       onRequest,
       schema: {
@@ -404,7 +384,7 @@ export async function imageRoutes(
   // ---------------------------------------------------------------------------------------------- delete
 
   const IdParams = { requestID: Type.String({ maxLength: 64 }), sectionID: Type.String({ maxLength: 64 }) };
-  for (const url of [ROUTE.deleteSection, ROUTE.deleteBuilding])
+  for (const url of [REPORTBUILDER_ROUTES.deleteSectionImage, REPORTBUILDER_ROUTES.deleteBuildingImage])
     app.delete(
       url,
       {
@@ -438,7 +418,7 @@ export async function imageRoutes(
   // ------------------------------------------------------------------------------------- serving uploads
 
   app.get(
-    ROUTE.assets,
+    REPORTBUILDER_ROUTES.uploadAsset,
     {
       onRequest,
       schema: {

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Queue } from 'bullmq';
 import {
-  ErrorAnswer,
   GenerateReportAnswer,
   PDF_STATES,
+  REPORTBUILDER_API,
+  REPORTBUILDER_ROUTES,
   ReadyAnswer,
   RequestIdParams,
   RequestIdString,
@@ -20,24 +21,16 @@ import {
   type TypedFastify,
 } from '@portal/server-kit';
 import type { ReportBuilderContext } from '../context';
+import { ERRORS } from './errors';
 import {
   SAVI_PDF_KIND,
   attachmentHeader,
   currentSaviJob,
   jobPayload,
   latestDoneSaviPdf,
-  saviDownloadPath,
   saviFileName,
 } from '../pdf/report';
 import { checkRead, readReport, versionOf, type ReportState } from '../store';
-
-const ERRORS = {
-  400: ErrorAnswer,
-  401: ErrorAnswer,
-  403: ErrorAnswer,
-  404: ErrorAnswer,
-  409: ErrorAnswer,
-} as const;
 
 export const PDF_TEXT = {
   notReady: 'There is no PDF of this report yet: generate it first.',
@@ -67,16 +60,6 @@ export const SaviReadyAnswer = Type.Object({
   pdfVersion: Type.Union([Type.Null(), Type.Integer()]),
 });
 export type SaviReadyAnswer = Static<typeof SaviReadyAnswer>;
-
-const BASE = '/api/v1.0/reportbuilder';
-const ROUTE = {
-  generate: `${BASE}/report/:requestID/savi/:country/:group/full`,
-  ready: `${BASE}/report/:requestID/pdf/ready`,
-  download: `${BASE}/savi/:requestID/download`,
-} as const;
-/** The path of the ready poll (the remote's preview). */
-export const saviReadyPath = (requestID: string) =>
-  `${BASE}/report/${encodeURIComponent(requestID)}/pdf/ready`;
 
 const FINISHED: readonly string[] = ['done', 'failed', 'cancelled'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -113,7 +96,7 @@ export async function pdfRoutes(
 
   const generateAnswer = (requestId: string, job: PdfJobRow): GeneratePdfAnswer => ({
     success: job.state !== 'failed',
-    url: job.state === 'done' ? saviDownloadPath(requestId) : null,
+    url: job.state === 'done' ? REPORTBUILDER_API.download(requestId) : null,
     ready: job.state === 'done',
     state: job.state,
     progress: Math.round(job.progress),
@@ -122,7 +105,7 @@ export async function pdfRoutes(
   });
 
   app.get(
-    ROUTE.generate,
+    REPORTBUILDER_ROUTES.generate,
     {
       onRequest,
       schema: {
@@ -152,7 +135,7 @@ export async function pdfRoutes(
   );
 
   app.get(
-    ROUTE.ready,
+    REPORTBUILDER_ROUTES.ready,
     { onRequest, schema: { params: RequestIdParams, response: { 200: SaviReadyAnswer, ...ERRORS } } },
     async (request) => {
       const state = await read(request.params.requestID, request.caller);
@@ -164,7 +147,7 @@ export async function pdfRoutes(
       return {
         success: true,
         pdfReady: job?.state === 'done',
-        pdfUrl: done ? saviDownloadPath(state.request.id) : null,
+        pdfUrl: done ? REPORTBUILDER_API.download(state.request.id) : null,
         progress: job ? Math.round(job.progress) : 0,
         state: (job?.state ?? 'none') as PdfState,
         error: job?.state === 'failed' ? job.error : null,
@@ -175,7 +158,7 @@ export async function pdfRoutes(
   );
 
   app.get(
-    ROUTE.download,
+    REPORTBUILDER_ROUTES.download,
     {
       onRequest,
       schema: {

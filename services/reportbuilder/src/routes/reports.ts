@@ -4,13 +4,12 @@ import {
   CommentsAnswer,
   CommentsBody,
   DetailsConflictAnswer,
-  ErrorAnswer,
   ExtraFieldDescriptionBody,
   ExtraFieldIncludedBody,
   ExtraFieldValueBody,
   NoteAnswer,
   NoteBody,
-  REPORTBUILDER_API,
+  REPORTBUILDER_ROUTES,
   ReportDetails,
   ReportIdQuery,
   RequestIdParams,
@@ -24,6 +23,7 @@ import {
 import { formatMoney, type ReportSections } from '@portal/domain';
 import { badRequest, callerHooks, type Caller, type TypedFastify } from '@portal/server-kit';
 import type { ReportBuilderContext } from '../context';
+import { ERRORS } from './errors';
 import {
   REPORT_TEXT,
   ReportConflict,
@@ -45,37 +45,12 @@ import { sectionsProblems } from '../validation';
 import { sumInsuredAnswer } from '../sumInsured';
 import { reportVersions } from '../versions';
 
-const ERRORS = {
-  400: ErrorAnswer,
-  401: ErrorAnswer,
-  403: ErrorAnswer,
-  404: ErrorAnswer,
-  409: ErrorAnswer,
-} as const;
 const SECTIONS_ERRORS = { ...ERRORS, 409: SectionsConflictAnswer } as const;
 const DETAILS_ERRORS = { ...ERRORS, 409: DetailsConflictAnswer } as const;
 
 export const SAVE_TEXT = {
   sections: (count: number) =>
     `The sections cannot be saved: ${count === 1 ? 'one problem' : `${count} problems`} (see messages).`,
-} as const;
-
-const BASE = '/api/v1.0/reportbuilder';
-const ROUTE = {
-  sections: `${BASE}/sections/:requestID`,
-  saveSections: REPORTBUILDER_API.saveSections,
-  comments: REPORTBUILDER_API.comments,
-  commentsOf: `${BASE}/requestComments/:requestID`,
-  note: REPORTBUILDER_API.note,
-  noteOf: `${BASE}/requestNote/:requestID`,
-  details: `${BASE}/requestDetails/:requestID`,
-  addressDetails: `${BASE}/requestReportAddressDetails/:requestID`,
-  saveAddress: REPORTBUILDER_API.saveAddress,
-  extraFieldIncluded: REPORTBUILDER_API.extraFieldIncluded,
-  extraFieldDescription: REPORTBUILDER_API.extraFieldDescription,
-  extraFieldValue: REPORTBUILDER_API.extraFieldValue,
-  totals: `${BASE}/totals/:requestID`,
-  versions: `${BASE}/versions/:requestID`,
 } as const;
 
 /** The request id of a call that may name it in the path, the body or the query (they must agree). */
@@ -146,13 +121,13 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
   // ------------------------------------------------------------------------------------------ sections
 
   app.get(
-    ROUTE.sections,
+    REPORTBUILDER_ROUTES.sections,
     { onRequest, schema: { params: RequestIdParams, response: { 200: SectionsAnswer, ...ERRORS } } },
     async (request) => sectionsAnswer(await read(request.params.requestID, request.caller), request.caller),
   );
 
   app.post(
-    ROUTE.saveSections,
+    REPORTBUILDER_ROUTES.saveSections,
     {
       onRequest,
       schema: { body: SaveSectionsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
@@ -180,22 +155,22 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
   // ------------------------------------------------------------------------------- comments and note
 
   app.get(
-    ROUTE.comments,
+    REPORTBUILDER_ROUTES.comments,
     { onRequest, schema: { querystring: ReportIdQuery, response: { 200: CommentsAnswer, ...ERRORS } } },
     async (request) => commentsAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
   );
   app.get(
-    ROUTE.commentsOf,
+    REPORTBUILDER_ROUTES.commentsOf,
     { onRequest, schema: { params: RequestIdParams, response: { 200: CommentsAnswer, ...ERRORS } } },
     async (request) => commentsAnswer(await read(request.params.requestID, request.caller)),
   );
-  for (const path of [ROUTE.comments, ROUTE.commentsOf])
+  for (const path of [REPORTBUILDER_ROUTES.comments, REPORTBUILDER_ROUTES.commentsOf])
     app.post(
       path,
       {
         onRequest,
         schema: {
-          ...(path === ROUTE.commentsOf ? { params: RequestIdParams } : {}),
+          ...(path === REPORTBUILDER_ROUTES.commentsOf ? { params: RequestIdParams } : {}),
           body: CommentsBody,
           response: { 200: CommentsAnswer, ...DETAILS_ERRORS },
         },
@@ -216,22 +191,22 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     );
 
   app.get(
-    ROUTE.note,
+    REPORTBUILDER_ROUTES.note,
     { onRequest, schema: { querystring: ReportIdQuery, response: { 200: NoteAnswer, ...ERRORS } } },
     async (request) => noteAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
   );
   app.get(
-    ROUTE.noteOf,
+    REPORTBUILDER_ROUTES.noteOf,
     { onRequest, schema: { params: RequestIdParams, response: { 200: NoteAnswer, ...ERRORS } } },
     async (request) => noteAnswer(await read(request.params.requestID, request.caller)),
   );
-  for (const path of [ROUTE.note, ROUTE.noteOf])
+  for (const path of [REPORTBUILDER_ROUTES.note, REPORTBUILDER_ROUTES.noteOf])
     app.post(
       path,
       {
         onRequest,
         schema: {
-          ...(path === ROUTE.noteOf ? { params: RequestIdParams } : {}),
+          ...(path === REPORTBUILDER_ROUTES.noteOf ? { params: RequestIdParams } : {}),
           body: NoteBody,
           response: { 200: NoteAnswer, ...DETAILS_ERRORS },
         },
@@ -255,19 +230,19 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
   // ------------------------------------------------------------------------------ details and address
 
   app.get(
-    ROUTE.details,
+    REPORTBUILDER_ROUTES.details,
     { onRequest, schema: { params: RequestIdParams, response: { 200: ReportDetails, ...ERRORS } } },
     async (request) => detailsAnswer(await read(request.params.requestID, request.caller), request.caller),
   );
 
   app.get(
-    ROUTE.addressDetails,
+    REPORTBUILDER_ROUTES.addressDetails,
     { onRequest, schema: { params: RequestIdParams, response: { 200: AddressDetailsAnswer, ...ERRORS } } },
     async (request) => addressAnswer(await read(request.params.requestID, request.caller)),
   );
 
   app.post(
-    ROUTE.saveAddress,
+    REPORTBUILDER_ROUTES.saveAddress,
     { onRequest, schema: { body: SaveAddressBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } } },
     async (request, reply) => {
       const { requestID, addressDetails, version } = request.body;
@@ -288,7 +263,7 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
   // -------------------------------------------------------------------------------------- extra field
 
   app.post(
-    ROUTE.extraFieldIncluded,
+    REPORTBUILDER_ROUTES.extraFieldIncluded,
     {
       onRequest,
       schema: { body: ExtraFieldIncludedBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
@@ -306,7 +281,7 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     },
   );
   app.post(
-    ROUTE.extraFieldDescription,
+    REPORTBUILDER_ROUTES.extraFieldDescription,
     {
       onRequest,
       schema: { body: ExtraFieldDescriptionBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
@@ -324,7 +299,7 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     },
   );
   app.post(
-    ROUTE.extraFieldValue,
+    REPORTBUILDER_ROUTES.extraFieldValue,
     {
       onRequest,
       schema: { body: ExtraFieldValueBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
@@ -346,7 +321,7 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
   // ----------------------------------------------------------------------------- totals and versions
 
   app.get(
-    ROUTE.totals,
+    REPORTBUILDER_ROUTES.totals,
     { onRequest, schema: { params: RequestIdParams, response: { 200: TotalsAnswer, ...ERRORS } } },
     async (request) => {
       const state = await read(request.params.requestID, request.caller);
@@ -373,7 +348,7 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
   );
 
   app.get(
-    ROUTE.versions,
+    REPORTBUILDER_ROUTES.versions,
     { onRequest, schema: { params: RequestIdParams, response: { 200: VersionsAnswer, ...ERRORS } } },
     async (request) => {
       const state = await read(request.params.requestID, request.caller);
