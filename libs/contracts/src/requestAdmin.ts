@@ -39,6 +39,44 @@ export const REQUEST_ADMIN_API = {
   view: (id: string) => `/api/v1.0/request/views/${encodeURIComponent(id)}`,
 } as const;
 
+/**
+ * The queue's, exports' and jobs' routes as services/requests registers them (Fastify's `:param` spelling;
+ * the pager and the list without the trailing slash REQUEST_ADMIN_API gives them: the service answers both).
+ * These are the keys libs/domain/src/routeAccess.ts looks a route up by, so a path here changes only with its
+ * entry there; the screens build their URLs with REQUEST_ADMIN_API.
+ */
+export const REQUEST_ADMIN_ROUTES = {
+  pager: '/api/v1.0/request/pager',
+  all: '/api/v1.0/requests',
+  statusCounts: REQUEST_ADMIN_API.statusCounts,
+  settings: REQUEST_ADMIN_API.settings,
+  history: '/api/v1.0/request/:id/history',
+  referencesOf: '/api/v1.0/request/:id/references',
+  near: '/api/v1.0/request/near/:id/:radius',
+  updateStatus: REQUEST_ADMIN_API.updateStatus,
+  submit: REQUEST_ADMIN_API.submit,
+  query: REQUEST_ADMIN_API.query,
+  dispute: REQUEST_ADMIN_API.dispute,
+  qcChecklist: REQUEST_ADMIN_API.qcChecklist,
+  qsChecklist: REQUEST_ADMIN_API.qsChecklist,
+  priority: REQUEST_ADMIN_API.priority,
+  propertyType: REQUEST_ADMIN_API.propertyType,
+  numberOfBuildings: REQUEST_ADMIN_API.numberOfBuildings,
+  unitPrice: REQUEST_ADMIN_API.unitPrice,
+  references: REQUEST_ADMIN_API.references,
+  prioritiseAll: REQUEST_ADMIN_API.prioritiseAll,
+  allToDelivered: REQUEST_ADMIN_API.allToDelivered,
+  updateAllFees: REQUEST_ADMIN_API.updateAllFees,
+  markInvoiced: REQUEST_ADMIN_API.markInvoiced,
+  views: REQUEST_ADMIN_API.views,
+  view: '/api/v1.0/request/views/:id',
+  exportToExcel: REQUEST_ADMIN_API.exportToExcel,
+  createZip: REQUEST_ADMIN_API.createZip,
+  job: '/api/v1.0/request/jobs/:id',
+  downloadXlsx: '/api/v1.0/request/savi/download_xlsx/:id',
+  downloadZip: '/api/v1.0/reportbuilder/savi/downloadzip/:id',
+} as const;
+
 /** Spec 02 §9 / spec 03 §9: the grids' page sizes, default 20. */
 export const REQUEST_PAGE_SIZES = [10, 20, 50, 100, 500, 1000] as const;
 export const REQUEST_DEFAULT_PAGE_SIZE = 20;

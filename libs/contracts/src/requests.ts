@@ -16,6 +16,17 @@ export const REQUEST_API = {
   map: '/api/v1.0/request/map',
 } as const;
 
+/**
+ * The request routes as services/requests registers them (Fastify's `:param` spelling). These are the keys
+ * libs/domain/src/routeAccess.ts looks a route up by, so a path here changes only with its entry there; the
+ * screens build their URLs with REQUEST_API.
+ */
+export const REQUEST_ROUTES = {
+  create: REQUEST_API.create,
+  any: '/api/v1.0/request/:id/any',
+  map: REQUEST_API.map,
+} as const;
+
 /** The reply of a successful creation (spec 01 §4: "A reply other than 'created' is only logged"). */
 export const REQUEST_CREATED = 'created';
 

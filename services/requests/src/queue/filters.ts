@@ -96,7 +96,7 @@ const text = (value: string | undefined) => {
   return trimmed === '' ? null : trimmed;
 };
 
-function list<T extends string>(
+export function list<T extends string>(
   value: string | undefined,
   allowed: readonly T[],
   message: (v: string) => string,

@@ -1,5 +1,6 @@
 import type { RequestRow } from '@portal/contracts';
 import { hoursInQueue, reportFee } from '@portal/domain';
+import { yesNoText } from './yesNo';
 
 /**
  * The columns of a grid row (spec 02 §3 "Request (grid row)") over `requests.requests r`: what the pager,
@@ -48,7 +49,6 @@ export interface RequestDbRow {
   version: number;
 }
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** The grid row of a request (contract RequestRow). */
@@ -57,7 +57,7 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     requestID: row.id,
     type: row.request_type,
     subType: row.request_sub_type,
-    priority: yesNo(row.priority),
+    priority: yesNoText(row.priority),
     gripReference: row.grip_reference,
     user: row.user_name,
     userId: row.user_id,
@@ -72,10 +72,10 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     // The report builder owns the note (spec 02 §7.1 requestNote); the grid shows it once that exists.
     note: '',
     timeInQueue: hoursInQueue(row.created_at, row.delivered_at, now),
-    cantlocate: yesNo(row.cant_locate),
-    downloaded: yesNo(row.report_pdf_downloaded),
+    cantlocate: yesNoText(row.cant_locate),
+    downloaded: yesNoText(row.report_pdf_downloaded),
     invoice: row.report_invoice_number,
-    disputed: yesNo(row.report_disputed),
+    disputed: yesNoText(row.report_disputed),
     client: row.group_name,
     clientReference: row.reference_string ?? '',
     reportFee: reportFee(row.number_of_buildings, row.unit_price),

@@ -1,13 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import type { Queue } from 'bullmq';
 import {
   ConsoleJob,
   CreateZipBody,
-  ErrorAnswer,
   EXPORT_MAX_ROWS,
   ExportToExcelBody,
-  REQUEST_ADMIN_API,
-  ROLE,
+  REQUEST_ADMIN_ROUTES,
 } from '@portal/contracts';
 import { ROUTE_REFUSALS } from '@portal/domain';
 import {
@@ -22,10 +19,10 @@ import { callerHooks } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { enqueueConsoleJob, readConsoleJob, toConsoleJob } from '../jobs/consoleJobs';
 import { checkId } from '../queue/changes';
-import { parseRequestFilters, requestFilterSql } from '../queue/filters';
-
-const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
-const CONSOLE_ROLES: readonly string[] = [ROLE.admin, ROLE.saviOperator];
+import { countMatchingRequests } from '../queue/counts';
+import { parseRequestFilters } from '../queue/filters';
+import { isAdmin, isConsoleUser } from '../queue/guards';
+import { ERRORS, IdParam } from './schemas';
 
 export const EXPORT_TEXT = {
   console: ROUTE_REFUSALS.exports,
@@ -46,32 +43,26 @@ export async function exportRoutes(
   ctx: RequestsContext & { queue: Queue; storage: Storage },
 ): Promise<void> {
   const onRequest = callerHooks(app, ctx.ds);
-  const consoleOnly = (roles: string[]) => {
-    if (!roles.some((role) => CONSOLE_ROLES.includes(role))) throw forbidden(EXPORT_TEXT.console);
+  const requireConsoleUser = (caller: { roles: string[] }) => {
+    if (!isConsoleUser(caller)) throw forbidden(EXPORT_TEXT.console);
   };
   const ownJob = async (id: string, caller: { id: string; roles: string[] }) => {
     const job = await readConsoleJob(ctx.ds, checkId(id));
     if (!job) throw notFound(EXPORT_TEXT.notFound);
-    if (job.user_id !== caller.id && !caller.roles.includes(ROLE.admin))
-      throw forbidden(EXPORT_TEXT.notYours);
+    if (job.user_id !== caller.id && !isAdmin(caller)) throw forbidden(EXPORT_TEXT.notYours);
     return job;
   };
 
   app.post(
-    REQUEST_ADMIN_API.exportToExcel,
+    REQUEST_ADMIN_ROUTES.exportToExcel,
     { onRequest, schema: { body: ExportToExcelBody, response: { 202: ConsoleJob, ...ERRORS } } },
     async (request, reply) => {
-      consoleOnly(request.caller.roles);
+      requireConsoleUser(request.caller);
       const ids = request.body.requests?.length ? [...new Set(request.body.requests.map(checkId))] : null;
       const filters = request.body.filters ?? {};
       if (!ids) {
         // Checked now (a bad filter is a 400 to the user, not a failed job), and bounded by Excel's sheet.
-        const parsed = parseRequestFilters(filters);
-        const { where, params } = requestFilterSql(parsed, { userId: null });
-        const [{ total }] = (await ctx.ds.query(
-          `SELECT count(*)::int AS total FROM requests.requests r WHERE ${where}`,
-          params,
-        )) as { total: number }[];
+        const total = await countMatchingRequests(ctx.ds, parseRequestFilters(filters));
         if (total > EXPORT_MAX_ROWS) throw badRequest(EXPORT_TEXT.tooMany(total));
       }
       const job = await enqueueConsoleJob(ctx.ds, ctx.queue, {
@@ -84,10 +75,10 @@ export async function exportRoutes(
   );
 
   app.post(
-    REQUEST_ADMIN_API.createZip,
+    REQUEST_ADMIN_ROUTES.createZip,
     { onRequest, schema: { body: CreateZipBody, response: { 202: ConsoleJob, ...ERRORS } } },
     async (request, reply) => {
-      consoleOnly(request.caller.roles);
+      requireConsoleUser(request.caller);
       const ids = [...new Set(request.body.requestids.map(checkId))];
       const job = await enqueueConsoleJob(ctx.ds, ctx.queue, {
         kind: 'zip',
@@ -98,14 +89,13 @@ export async function exportRoutes(
     },
   );
 
-  const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
   app.get(
-    '/api/v1.0/request/jobs/:id',
+    REQUEST_ADMIN_ROUTES.job,
     { onRequest, schema: { params: IdParam, response: { 200: ConsoleJob, ...ERRORS } } },
     async (request) => toConsoleJob(await ownJob(request.params.id, request.caller)),
   );
 
-  const download = (kind: 'xlsx' | 'zip', path: string) => {
+  const registerFileDownload = (kind: 'xlsx' | 'zip', path: string) => {
     app.get(path, { onRequest, schema: { params: IdParam } }, async (request, reply) => {
       const job = await ownJob(request.params.id, request.caller);
       if (job.kind !== kind) throw notFound(EXPORT_TEXT.notFound);
@@ -122,6 +112,6 @@ export async function exportRoutes(
         .send(file.stream);
     });
   };
-  download('xlsx', '/api/v1.0/request/savi/download_xlsx/:id');
-  download('zip', '/api/v1.0/reportbuilder/savi/downloadzip/:id');
+  registerFileDownload('xlsx', REQUEST_ADMIN_ROUTES.downloadXlsx);
+  registerFileDownload('zip', REQUEST_ADMIN_ROUTES.downloadZip);
 }

@@ -5,6 +5,7 @@ import {
   REQUEST_CREATED,
   REQUEST_HEADERS,
   REQUEST_MAP_MAX_LIMIT,
+  REQUEST_ROUTES,
   REQUEST_STATUSES,
   REQUEST_TYPES,
   RequestCreatedAnswer,
@@ -20,17 +21,17 @@ import { callerHooks, isStaff } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { publishRequestCreated } from '../events';
 import { FORM_TEXT, readRequestForm } from '../form';
+import { FILTER_TEXT, list } from '../queue/filters';
 import { findRequest, insertRequest, mapPoints } from '../store';
-
-const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+import { ERRORS } from './schemas';
 
 export const REQUEST_TEXT = {
   badId: 'The request id must be a request id (a UUID) or a GRiP reference such as GRP-2611-000123.',
   notFound: 'No such request.',
   notYours: 'This request belongs to another user.',
   box: 'The box needs all of west, south, east and north, with west < east and south < north.',
-  badStatus: (value: string) => `Unknown status '${value}'. Statuses: ${REQUEST_STATUSES.join(', ')}.`,
-  badType: (value: string) => `Unknown request type '${value}'. Types: ${REQUEST_TYPES.join(', ')}.`,
+  badStatus: FILTER_TEXT.badStatus,
+  badType: FILTER_TEXT.badType,
   badDate: (name: string) => `${name} must be a date (YYYY-MM-DD) or a date-time (ISO 8601).`,
   dates: 'from must be before to.',
 } as const;
@@ -55,21 +56,6 @@ function dateBound(name: string, value: string | undefined, end: boolean): Date 
   return end && DATE_ONLY.test(text) ? new Date(date.getTime() + DAY_MS) : date;
 }
 
-/** A comma-separated filter list, each value checked; null when the filter is not given. */
-function list<T extends string>(
-  value: string | undefined,
-  allowed: readonly T[],
-  message: (v: string) => string,
-) {
-  const items = (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  if (items.length === 0) return null;
-  for (const item of items) if (!allowed.includes(item as T)) throw badRequest(message(item));
-  return items as T[];
-}
-
 /**
  * Request creation and reading (spec 01 §7 "Request creation", spec 03 §7 "Requests and IRiS") and the
  * mapping service's points. Every call needs a session; the caller's row is read first (caller.ts).
@@ -79,7 +65,7 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
 
   // PUT /api/v1.0/request/ (and without the slash): answers the plain 'created' the client compares to.
   app.put(
-    REQUEST_API.create,
+    REQUEST_ROUTES.create,
     {
       onRequest,
       // The form carries the parcel's outline (twice: parcel and geojson); a farm's can pass the
@@ -105,7 +91,7 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
   );
 
   app.get(
-    '/api/v1.0/request/:id/any',
+    REQUEST_ROUTES.any,
     { onRequest, schema: { params: IdParams, response: { 200: RequestRecord, ...ERRORS } } },
     async (request) => {
       const { id } = request.params;
@@ -124,7 +110,7 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
   );
 
   app.get(
-    REQUEST_API.map,
+    REQUEST_ROUTES.map,
     { onRequest, schema: { querystring: RequestMapQuery, response: { 200: RequestMapAnswer, ...ERRORS } } },
     async (request) => {
       const query = request.query;

@@ -1,0 +1,125 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import {
+  BulkChangeAnswer,
+  RequestChangeAnswer,
+  type RequestRow,
+  type RequestUpdatedEvent,
+} from '@portal/contracts';
+import { callerHooks, type Caller, type TypedFastify } from '@portal/server-kit';
+import type { RequestsContext } from '../../context';
+import { publishRequestUpdated } from '../../events';
+import { RequestConflict, changeRequest, changeRequests, type ChangeOutcome } from '../../queue/changes';
+import type { RequestDbRow } from '../../queue/rows';
+import { CHANGE_ERRORS } from '../schemas';
+
+/** What a change call does to one request: which (and the version the caller saw, if named), and how. */
+export interface RequestChangePlan {
+  id: string;
+  version?: number;
+  /** Run on the locked row as it is now; throws to refuse (RequestConflict / 400). */
+  decide: (row: RequestDbRow, current: RequestRow) => ChangeOutcome | Promise<ChangeOutcome>;
+}
+
+/** What a bulk call does to several requests (all or nothing): which, how, and which rows block it. */
+export interface BulkChangePlan {
+  ids: string[];
+  /** null: this row needs no change. */
+  decide: (row: RequestDbRow) => ChangeOutcome | null;
+  refuse?: { test: (row: RequestDbRow) => boolean; message: (count: number) => string };
+}
+
+/** Announces changed rows on Redis (after their commit): one row goes with the event, more by their ids. */
+async function announce(ctx: RequestsContext, rows: RequestRow[], log: FastifyBaseLogger): Promise<void> {
+  if (rows.length === 0) return;
+  const event: RequestUpdatedEvent = {
+    ids: rows.map((row) => row.requestID),
+    userIds: [...new Set(rows.map((row) => row.userId))],
+    ...(rows.length === 1 ? { row: rows[0] } : {}),
+  };
+  await publishRequestUpdated(ctx.redis, event, log);
+}
+
+/** Answers a conflict with the row as it is now (or the refused list), in the contract's 409 shape. */
+function conflictAnswer(reply: FastifyReply, error: unknown, requestId: string) {
+  if (!(error instanceof RequestConflict)) throw error;
+  return reply.code(409).send({
+    statusCode: 409 as const,
+    error: 'Conflict',
+    message: error.message,
+    requestId,
+    ...(error.current ? { current: error.current } : {}),
+    // The refused requests also as messages: clients that read only the one error shape see them.
+    ...(error.refused
+      ? {
+          refused: error.refused,
+          messages: error.refused.map((item) => `${item.gripReference} (${item.status})`),
+        }
+      : {}),
+  });
+}
+
+/**
+ * The console's change calls, registered one way: each is a POST whose `plan` checks the call first (its
+ * 400s and 403s) and says what to change; the change is one transaction (queue/changes.ts), answered with
+ * the row after it (or how many changed) or a 409, and announced on Redis after it commits.
+ */
+export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
+  const onRequest = callerHooks(app, ctx.ds);
+  return {
+    /** A POST that changes one request and answers `{ success, request }` with the row after the change. */
+    postRequestChange<Body extends TSchema>(
+      path: string,
+      body: Body,
+      plan: (body: Static<Body>, caller: Caller) => RequestChangePlan,
+    ): void {
+      app.post(
+        path,
+        { onRequest, schema: { body, response: { 200: RequestChangeAnswer, ...CHANGE_ERRORS } } },
+        async (request, reply) => {
+          const { caller } = request;
+          const change = plan(request.body as Static<Body>, caller);
+          try {
+            const row = await changeRequest(
+              ctx.ds,
+              { id: change.id, caller, version: change.version },
+              change.decide,
+            );
+            await announce(ctx, [row], request.log);
+            return reply.send({ success: true as const, request: row });
+          } catch (error) {
+            return conflictAnswer(reply, error, request.id);
+          }
+        },
+      );
+    },
+
+    /** A POST that changes several requests (all or nothing) and answers `{ success, updated }`. */
+    postBulkChange<Body extends TSchema>(
+      path: string,
+      body: Body,
+      plan: (body: Static<Body>, caller: Caller) => BulkChangePlan,
+    ): void {
+      app.post(
+        path,
+        { onRequest, schema: { body, response: { 200: BulkChangeAnswer, ...CHANGE_ERRORS } } },
+        async (request, reply) => {
+          const { caller } = request;
+          const change = plan(request.body as Static<Body>, caller);
+          try {
+            const rows = await changeRequests(
+              ctx.ds,
+              { ids: change.ids, caller },
+              change.decide,
+              change.refuse,
+            );
+            await announce(ctx, rows, request.log);
+            return reply.send({ success: true as const, updated: rows.length });
+          } catch (error) {
+            return conflictAnswer(reply, error, request.id);
+          }
+        },
+      );
+    },
+  };
+}

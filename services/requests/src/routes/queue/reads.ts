@@ -1,0 +1,180 @@
+import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import {
+  ClientReferencesAnswer,
+  DUPLICATE_MAX_NEIGHBOURS,
+  NearAnswer,
+  NearParams,
+  REQUEST_ADMIN_ROUTES,
+  REQUEST_PAGE_SIZES,
+  REQUEST_STATUSES,
+  RequestConsoleSettings,
+  RequestFilterQuery,
+  RequestHistoryAnswer,
+  RequestPagerAnswer,
+  RequestPagerQuery,
+  RequestStatusCountsAnswer,
+  referenceFields,
+  referenceLabel,
+} from '@portal/contracts';
+import { badRequest, callerHooks, forbidden, isStaff, notFound, type TypedFastify } from '@portal/server-kit';
+import type { RequestsContext } from '../../context';
+import { checkId } from '../../queue/changes';
+import { parseRequestFilters } from '../../queue/filters';
+import { requireConsoleUser, requireOwnerOrStaff } from '../../queue/guards';
+import { requestHistory, requestOwner } from '../../queue/history';
+import { nearRequests } from '../../queue/near';
+import {
+  STAFF_DEFAULT_SORT,
+  USER_DEFAULT_SORT,
+  parseSort,
+  requestPage,
+  requestRowsCursor,
+  settleKeptLists,
+  statusCounts,
+} from '../../queue/pager';
+import { requestReferences } from '../../queue/references';
+import { QUEUE_TEXT } from '../../queue/texts';
+import { ERRORS, IdParam } from '../schemas';
+
+/**
+ * The queue's reads (spec 02 §7.2, spec 03 §7): the pager both grids read, the streamed list, counts and
+ * settings, a request's history and references, and the duplicate check. A plain user reads their own
+ * requests, staff everyone's.
+ */
+export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): Promise<void> {
+  const onRequest = callerHooks(app, ctx.ds);
+
+  // The pager's kept lists being read in the background end before the database closes.
+  app.addHook('onClose', async () => settleKeptLists(ctx.ds));
+  app.get(
+    REQUEST_ADMIN_ROUTES.pager,
+    {
+      onRequest,
+      schema: { querystring: RequestPagerQuery, response: { 200: RequestPagerAnswer, ...ERRORS } },
+    },
+    async (request) => {
+      const staff = isStaff(request.caller);
+      const query = request.query;
+      return requestPage(ctx.ds, {
+        filters: parseRequestFilters(query),
+        ownerId: staff ? null : request.caller.id,
+        sort: parseSort(query.sort_object, staff ? STAFF_DEFAULT_SORT : USER_DEFAULT_SORT),
+        page: query.page ?? 1,
+        limit: query.limit ?? 20,
+      });
+    },
+  );
+
+  // Every match, streamed as one JSON array from a cursor: never held whole in memory.
+  app.get(
+    REQUEST_ADMIN_ROUTES.all,
+    {
+      onRequest,
+      schema: {
+        querystring: Type.Object({
+          ...RequestFilterQuery.properties,
+          sort_object: Type.Optional(Type.String({ maxLength: 500 })),
+        }),
+        // No response schema: the answer is a stream (a JSON array of RequestRow), written as it is read.
+      },
+    },
+    async (request, reply) => {
+      requireConsoleUser(request.caller);
+      const filters = parseRequestFilters(request.query);
+      const sort = parseSort(request.query.sort_object, STAFF_DEFAULT_SORT);
+      async function* json() {
+        yield '[';
+        let first = true;
+        for await (const batch of requestRowsCursor(ctx.ds, { filters, ownerId: null, sort })) {
+          const chunk = batch.map((row) => JSON.stringify(row)).join(',');
+          yield first ? chunk : `,${chunk}`;
+          first = false;
+        }
+        yield ']';
+      }
+      return reply.type('application/json; charset=utf-8').send(Readable.from(json()));
+    },
+  );
+
+  app.get(
+    REQUEST_ADMIN_ROUTES.statusCounts,
+    {
+      onRequest,
+      schema: { querystring: RequestFilterQuery, response: { 200: RequestStatusCountsAnswer, ...ERRORS } },
+    },
+    async (request) =>
+      statusCounts(
+        ctx.ds,
+        parseRequestFilters(request.query),
+        isStaff(request.caller) ? null : request.caller.id,
+      ),
+  );
+
+  app.get(
+    REQUEST_ADMIN_ROUTES.settings,
+    { onRequest, schema: { response: { 200: RequestConsoleSettings, ...ERRORS } } },
+    async () => ({
+      ageingTargets: ctx.config.ageingTargets,
+      statuses: [...REQUEST_STATUSES],
+      pageSizes: [...REQUEST_PAGE_SIZES],
+    }),
+  );
+
+  app.get(
+    REQUEST_ADMIN_ROUTES.history,
+    { onRequest, schema: { params: IdParam, response: { 200: RequestHistoryAnswer, ...ERRORS } } },
+    async (request) => {
+      const id = checkId(request.params.id);
+      const owner = await requestOwner(ctx.ds, id);
+      if (owner === null) throw notFound(QUEUE_TEXT.noRequest);
+      requireOwnerOrStaff(request.caller, owner);
+      return { history: await requestHistory(ctx.ds, id) };
+    },
+  );
+
+  app.get(
+    REQUEST_ADMIN_ROUTES.referencesOf,
+    { onRequest, schema: { params: IdParam, response: { 200: ClientReferencesAnswer, ...ERRORS } } },
+    async (request) => {
+      const id = checkId(request.params.id);
+      const row = await requestReferences(ctx.ds, id);
+      if (!row) throw notFound(QUEUE_TEXT.noRequest);
+      requireOwnerOrStaff(request.caller, row.user_id);
+      const fields = referenceFields(row.claims_user ? row.claims_references : row.references);
+      return {
+        clientReferences: Object.fromEntries(
+          Object.entries(row.reference ?? {}).map(([key, value]) => [key, String(value ?? '')]),
+        ),
+        fields: fields.map((field) => ({ key: field.key, label: referenceLabel(field) })),
+      };
+    },
+  );
+
+  app.get(
+    REQUEST_ADMIN_ROUTES.near,
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({ id: Type.String({ maxLength: 64 }), radius: Type.String({ maxLength: 20 }) }),
+        response: { 200: NearAnswer, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const id = checkId(request.params.id);
+      const radius = Number(request.params.radius);
+      if (!Number.isFinite(radius) || !(radius > 0) || radius > NearParams.properties.radius.maximum!)
+        throw badRequest(QUEUE_TEXT.radius);
+      const staff = isStaff(request.caller);
+      const answer = await nearRequests(ctx.ds, {
+        id,
+        radius,
+        ownerId: staff ? null : request.caller.id,
+        limit: DUPLICATE_MAX_NEIGHBOURS,
+      });
+      if (!answer) throw notFound(QUEUE_TEXT.noLocatedRequest);
+      if (!staff && answer.centreOwner !== request.caller.id) throw forbidden(QUEUE_TEXT.notYours);
+      return { centre: answer.centre, requests: answer.requests, radius, truncated: answer.truncated };
+    },
+  );
+}
