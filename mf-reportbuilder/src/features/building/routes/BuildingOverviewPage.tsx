@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,25 +12,17 @@ import {
   BUILDING_WARNING_MS,
   buildingNameError,
   buildingWarnings,
-  changeRateLevel,
   CONSTRUCTION_TYPES,
   fitFloors,
   formatMoney,
-  isPlaceholder,
   moveBuilding,
-  parseAmount,
-  PLEASE_SELECT_A_VALUE,
-  PLEASE_SELECT_OR_TYPE,
   REPORT_BUILDER_ERROR,
   reportTotals,
-  type RateLevel,
-  type RateSelection,
   type ReportBuilding,
   type ReportFloor,
   type ReportSections,
 } from '@portal/domain';
 import { Link, useNavigate } from '@portal/web-kit';
-import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, sectionOverviewHref } from '../../../paths';
 import { TEXT } from '../../../texts';
 import { ImprovementsTable } from '../../../components/ImprovementsTable';
@@ -40,36 +31,18 @@ import { Choice } from '../../../components/Choice';
 import { SaveBar } from '../../../components/SaveBar';
 import { useReport, type SaveMessage } from '../../../report/useReport';
 import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
-import {
-  categoryOptions,
-  classOptions,
-  rateOption,
-  saviRows,
-  typeOptions,
-  unitOption,
-} from '../../../report/rateOptions';
+import { numberOrNull, rateForSave } from '../../../report/rateOptions';
+import { useGroupRates } from '../../../report/useGroupRates';
+import { RateChoices } from '../../../components/RateChoices';
 
 const PARAMS = ['requestID', 'sectionID', 'buildingID'] as const;
-
-const selectionOf = (b: ReportBuilding): RateSelection => ({
-  category: b.category || PLEASE_SELECT_A_VALUE,
-  type: b.type || PLEASE_SELECT_A_VALUE,
-  class: b.class || PLEASE_SELECT_A_VALUE,
-  rate: b.rate == null || b.rate === '' ? PLEASE_SELECT_OR_TYPE : String(b.rate),
-});
-
-const numberOrNull = (text: string): number | null => {
-  if (text.trim() === '') return null;
-  const value = Number(text);
-  return Number.isFinite(value) && value >= 0 ? value : null;
-};
 
 /** A building as it is saved: its floors fitted to their count, a typed rate as a number when it is one. */
 const forSave = (b: ReportBuilding): ReportBuilding => ({
   ...b,
   name: b.name.trim(),
   floors: fitFloors(b.floors, b.floors.length),
-  rate: b.rate == null || b.rate === '' ? null : (parseAmount(b.rate) ?? b.rate),
+  rate: rateForSave(b.rate),
 });
 
 /**
@@ -81,10 +54,7 @@ export function BuildingOverviewPage() {
   const { requestID, sectionID, buildingID } = useRouteParams(PARAMS);
   const navigate = useNavigate();
   const report = useReport(requestID);
-  const request = useReportRequestQuery(requestID ?? skipToken).data;
-  const groupID = report.details?.group?.id ?? request?.group?.id ?? null;
-  const rates = useGroupRatesQuery(groupID ?? skipToken).data;
-  const rows = useMemo(() => saviRows(rates?.rates ?? []), [rates]);
+  const { request, rows } = useGroupRates(requestID, report.details);
 
   const index = Number(buildingID);
   const section = sectionID ? report.draft?.[sectionID] : undefined;
@@ -154,24 +124,6 @@ export function BuildingOverviewPage() {
   const updateFloor = (i: number, change: Partial<ReportFloor>) =>
     update({ floors: building.floors.map((f, j) => (j === i ? { ...f, ...change } : f)) });
 
-  const selection = selectionOf(building);
-  const changeLevel = (level: RateLevel, value: string) => {
-    const next = changeRateLevel(
-      selection,
-      level,
-      value || (level === 'rate' ? PLEASE_SELECT_OR_TYPE : PLEASE_SELECT_A_VALUE),
-    );
-    const plain = (v: string) => (isPlaceholder(v) ? '' : v);
-    const chosen = { category: plain(next.category), type: plain(next.type), class: plain(next.class) };
-    const unit = level === 'class' && chosen.class ? unitOption(rows, chosen) : null;
-    update({
-      ...chosen,
-      rate: isPlaceholder(next.rate) ? null : next.rate,
-      ...(unit !== null ? { unit } : {}),
-    });
-  };
-  const offeredRate = building.class ? rateOption(rows, building) : null;
-
   const move = async () => {
     const current = withEdits(forSave(building));
     if (!current || !moveTo) return;
@@ -226,42 +178,13 @@ export function BuildingOverviewPage() {
           helperText={nameError ?? undefined}
           disabled={readOnly}
         />
-        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Choice
-            label="Category"
-            value={building.category}
-            options={categoryOptions(rows)}
-            onChange={(v) => changeLevel('category', v)}
-            disabled={readOnly}
-          />
-          <Choice
-            label="Type"
-            value={building.type}
-            options={building.category ? typeOptions(rows, building.category) : []}
-            onChange={(v) => changeLevel('type', v)}
-            disabled={readOnly}
-          />
-          <Choice
-            label="Class"
-            value={building.class}
-            options={
-              building.category && building.type ? classOptions(rows, building.category, building.type) : []
-            }
-            onChange={(v) => changeLevel('class', v)}
-            disabled={readOnly}
-          />
-          <TextField
-            label="Rate"
-            placeholder={PLEASE_SELECT_OR_TYPE}
-            value={building.rate == null ? '' : String(building.rate)}
-            onChange={(e) => changeLevel('rate', e.target.value)}
-            slotProps={{ htmlInput: { list: 'rate-options' }, inputLabel: { shrink: true } }}
-            disabled={readOnly}
-          />
-          <datalist id="rate-options">
-            {offeredRate !== null && <option value={String(offeredRate)} />}
-          </datalist>
-        </Stack>
+        <RateChoices
+          item={building}
+          rows={rows}
+          listId="rate-options"
+          onChange={update}
+          disabled={readOnly}
+        />
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Choice
             label="Construction type"

@@ -1,5 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -7,33 +6,19 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  changeRateLevel,
   formatMoney,
   fromCents,
   improvementNameError,
   improvementValueCents,
-  isPlaceholder,
-  parseAmount,
-  PLEASE_SELECT_A_VALUE,
-  PLEASE_SELECT_OR_TYPE,
-  type RateLevel,
-  type RateSelection,
   type ReportImprovement,
 } from '@portal/domain';
 import { Link } from '@portal/web-kit';
-import { useGroupRatesQuery, useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, leafletPageHref, sectionOverviewHref } from '../../../paths';
 import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';
-import {
-  categoryOptions,
-  classOptions,
-  rateOption,
-  saviRows,
-  typeOptions,
-  unitOption,
-} from '../../../report/rateOptions';
+import { numberOrNull, rateForSave } from '../../../report/rateOptions';
+import { useGroupRates } from '../../../report/useGroupRates';
+import { RateChoices } from '../../../components/RateChoices';
 import { useRouteParams } from '../../../report/useRouteParams';
-import { Choice } from '../../../components/Choice';
 import { SaveBar } from '../../../components/SaveBar';
 import { useReport, type SaveMessage } from '../../../report/useReport';
 import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
@@ -47,24 +32,11 @@ import {
 const BUILDING_PARAMS = ['requestID', 'sectionID', 'buildingID', 'improvementID'] as const;
 const SECTION_PARAMS = ['requestID', 'sectionID', 'improvementID'] as const;
 
-const selectionOf = (i: ReportImprovement): RateSelection => ({
-  category: i.category || PLEASE_SELECT_A_VALUE,
-  type: i.type || PLEASE_SELECT_A_VALUE,
-  class: i.class || PLEASE_SELECT_A_VALUE,
-  rate: i.rate == null || i.rate === '' ? PLEASE_SELECT_OR_TYPE : String(i.rate),
-});
-
-const numberOrNull = (text: string): number | null => {
-  if (text.trim() === '') return null;
-  const value = Number(text);
-  return Number.isFinite(value) && value >= 0 ? value : null;
-};
-
 /** An improvement as it is saved: the name trimmed, a typed rate as a number when it is one. */
 const forSave = (i: ReportImprovement): ReportImprovement => ({
   ...i,
   name: i.name.trim(),
-  rate: i.rate == null || i.rate === '' ? null : (parseAmount(i.rate) ?? i.rate),
+  rate: rateForSave(i.rate),
 });
 
 /** Spec 02 §2.1 building-improvement-overview (?requestID&sectionID&buildingID&improvementID). */
@@ -98,10 +70,7 @@ function ImprovementOverview({
   inBuilding: boolean;
 }) {
   const report = useReport(requestID);
-  const request = useReportRequestQuery(requestID ?? skipToken).data;
-  const groupID = report.details?.group?.id ?? request?.group?.id ?? null;
-  const rates = useGroupRatesQuery(groupID ?? skipToken).data;
-  const rows = useMemo(() => saviRows(rates?.rates ?? []), [rates]);
+  const { rows } = useGroupRates(requestID, report.details);
 
   const index = indexOf(improvementID);
   const buildingIndex = inBuilding ? indexOf(buildingID) : null;
@@ -148,23 +117,6 @@ function ImprovementOverview({
     setImprovement((i) => (i ? { ...i, ...change } : i));
     setEdited(true);
   };
-  const selection = selectionOf(improvement);
-  const changeLevel = (level: RateLevel, value: string) => {
-    const next = changeRateLevel(
-      selection,
-      level,
-      value || (level === 'rate' ? PLEASE_SELECT_OR_TYPE : PLEASE_SELECT_A_VALUE),
-    );
-    const plain = (v: string) => (isPlaceholder(v) ? '' : v);
-    const chosen = { category: plain(next.category), type: plain(next.type), class: plain(next.class) };
-    const unit = level === 'class' && chosen.class ? unitOption(rows, chosen) : null;
-    update({
-      ...chosen,
-      rate: isPlaceholder(next.rate) ? null : next.rate,
-      ...(unit !== null ? { unit } : {}),
-    });
-  };
-  const offeredRate = improvement.class ? rateOption(rows, improvement) : null;
   const value = formatMoney(fromCents(improvementValueCents(improvement)));
 
   return (
@@ -204,44 +156,13 @@ function ImprovementOverview({
           helperText={nameError ?? undefined}
           disabled={readOnly}
         />
-        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Choice
-            label="Category"
-            value={improvement.category}
-            options={categoryOptions(rows)}
-            onChange={(v) => changeLevel('category', v)}
-            disabled={readOnly}
-          />
-          <Choice
-            label="Type"
-            value={improvement.type}
-            options={improvement.category ? typeOptions(rows, improvement.category) : []}
-            onChange={(v) => changeLevel('type', v)}
-            disabled={readOnly}
-          />
-          <Choice
-            label="Class"
-            value={improvement.class}
-            options={
-              improvement.category && improvement.type
-                ? classOptions(rows, improvement.category, improvement.type)
-                : []
-            }
-            onChange={(v) => changeLevel('class', v)}
-            disabled={readOnly}
-          />
-          <TextField
-            label="Rate"
-            placeholder={PLEASE_SELECT_OR_TYPE}
-            value={improvement.rate == null ? '' : String(improvement.rate)}
-            onChange={(e) => changeLevel('rate', e.target.value)}
-            slotProps={{ htmlInput: { list: 'improvement-rate-options' }, inputLabel: { shrink: true } }}
-            disabled={readOnly}
-          />
-          <datalist id="improvement-rate-options">
-            {offeredRate !== null && <option value={String(offeredRate)} />}
-          </datalist>
-        </Stack>
+        <RateChoices
+          item={improvement}
+          rows={rows}
+          listId="improvement-rate-options"
+          onChange={update}
+          disabled={readOnly}
+        />
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <TextField
             label="Unit"
