@@ -26,7 +26,7 @@ import { openDatabase } from '../database';
 const varDir = mkdtempSync(join(tmpdir(), 'services-admin-test-'));
 const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
 const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
-export const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'services-admin-test');
+export const redis = createRedis(loadServicesAdminConfig().redisUrl, 'services-admin-test');
 
 export const env = {} as {
   db: TestDatabase;
