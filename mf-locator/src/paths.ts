@@ -5,12 +5,3 @@ export const PATHS = {
   locate: '/locate',
   spatialKey: '/spatialkey',
 } as const;
-
-/** Which services open which screen: a user without one of them active is sent home (spec 01 §2). */
-export const SERVICES_FOR = {
-  savi: ['savi'],
-  avs: ['avs'],
-  // Looking a property up is part of the request tool and of address validation.
-  locate: ['savi', 'avs'],
-  spatialKey: ['spatialkey'],
-} as const;

@@ -1,10 +1,26 @@
-import type { ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import { RequireService, type RouteObject } from '@portal/web-kit';
-import { PATHS, SERVICES_FOR } from './paths';
+import { AVS_SERVICES, LOCATE_SERVICES, SAVI_SERVICES, SPATIALKEY_SERVICES } from './access';
+import { PATHS } from './paths';
 
-const guarded = (identifiers: readonly string[], page: ReactNode) => (
-  <RequireService identifiers={identifiers}>{page}</RequireService>
-);
+/** A screen at `path`, loaded on first use, for users with one of `services` active. */
+const guardedPage = (
+  path: string,
+  services: readonly string[],
+  load: () => Promise<ComponentType>,
+): RouteObject => ({
+  path,
+  lazy: async () => {
+    const Page = await load();
+    return {
+      element: (
+        <RequireService identifiers={services}>
+          <Page />
+        </RequireService>
+      ),
+    };
+  },
+});
 
 /**
  * What the shell patches into its router when /savi, /avs, /locate or /spatialkey is first visited. The
@@ -12,34 +28,18 @@ const guarded = (identifiers: readonly string[], page: ReactNode) => (
  * service active (RequireService). Each page loads on first use.
  */
 export const routes: RouteObject[] = [
-  {
-    path: PATHS.savi,
-    lazy: async () => {
-      const { SaviPage } = await import('./savi/SaviPage');
-      return { element: guarded(SERVICES_FOR.savi, <SaviPage />) };
-    },
-  },
-  {
-    path: PATHS.avs,
-    lazy: async () => {
-      const { AvsPage } = await import('./avs/AvsPage');
-      return { element: guarded(SERVICES_FOR.avs, <AvsPage />) };
-    },
-  },
-  {
-    path: PATHS.locate,
-    lazy: async () => {
-      const { LocatePage } = await import('./locate/LocatePage');
-      return { element: guarded(SERVICES_FOR.locate, <LocatePage />) };
-    },
-  },
-  {
-    path: PATHS.spatialKey,
-    lazy: async () => {
-      const { SpatialKeyPage } = await import('./spatialkey/SpatialKeyPage');
-      return { element: guarded(SERVICES_FOR.spatialKey, <SpatialKeyPage />) };
-    },
-  },
+  guardedPage(PATHS.savi, SAVI_SERVICES, () =>
+    import('./features/savi/routes/SaviPage').then((page) => page.SaviPage),
+  ),
+  guardedPage(PATHS.avs, AVS_SERVICES, () =>
+    import('./features/avs/routes/AvsPage').then((page) => page.AvsPage),
+  ),
+  guardedPage(PATHS.locate, LOCATE_SERVICES, () =>
+    import('./features/locate/routes/LocatePage').then((page) => page.LocatePage),
+  ),
+  guardedPage(PATHS.spatialKey, SPATIALKEY_SERVICES, () =>
+    import('./features/spatialkey/routes/SpatialKeyPage').then((page) => page.SpatialKeyPage),
+  ),
 ];
 
 export default routes;

@@ -1,16 +1,8 @@
 import { Circle, Fill, Stroke, Style } from 'ol/style';
 
-/** Spec 01 §9: parcel style, green fill at opacity 0.5 (as web-kit's parcel overlay). */
-export const PARCEL_STYLE = new Style({
-  fill: new Fill({ color: 'rgba(0, 128, 0, 0.5)' }),
-  stroke: new Stroke({ color: 'rgb(0, 128, 0)', width: 2 }),
-});
-
-/** Spec 01 §9: area style (suburb, postal code, marker area), black fill at opacity 0.25. */
-export const AREA_STYLE = new Style({
-  fill: new Fill({ color: 'rgba(0, 0, 0, 0.25)' }),
-  stroke: new Stroke({ color: 'rgb(0, 0, 0)', width: 2 }),
-});
+// Spec 01 §9's parcel style (green fill at opacity 0.5) and area style (suburb, postal code, marker area;
+// black fill at opacity 0.25) are the map's own (map/layers.ts): plain style objects, no map context.
+export { parcelStyle as PARCEL_STYLE, areaStyle as AREA_STYLE } from '../../map/layers';
 
 export const MAIN_MARKER_STYLE = new Style({
   image: new Circle({

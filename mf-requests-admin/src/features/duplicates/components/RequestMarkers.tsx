@@ -1,13 +1,7 @@
-import { useEffect, useState } from 'react';
-import Feature from 'ol/Feature';
-import Point from 'ol/geom/Point';
-import VectorLayer from 'ol/layer/Vector';
-import Cluster from 'ol/source/Cluster';
-import VectorSource from 'ol/source/Vector';
-import { fromLonLat } from 'ol/proj';
-import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
+import { useCallback } from 'react';
+import { Circle, Fill, Stroke, Style } from 'ol/style';
 import type { NearRequest } from '@portal/contracts';
-import { useMapLayer, useOlMap } from '@portal/web-kit';
+import { RequestPointsLayer, type RequestPointsLook } from '@portal/web-kit/locator';
 
 /** Spec 02 §9: the duplicate check clusters markers within 10 pixels. */
 export const CLUSTER_DISTANCE = 10;
@@ -20,28 +14,19 @@ const CENTRE_STYLE = new Style({
   }),
   zIndex: 10,
 });
-const clusterStyle = (size: number) =>
-  new Style({
-    image: new Circle({
-      radius: size > 1 ? 12 : 7,
-      fill: new Fill({ color: '#1565c0' }),
-      stroke: new Stroke({ color: '#fff', width: 2 }),
-    }),
-    text:
-      size > 1
-        ? new Text({ text: String(size), fill: new Fill({ color: '#fff' }), font: 'bold 11px sans-serif' })
-        : undefined,
-  });
 
-const featureOf = (request: NearRequest) => {
-  const feature = new Feature(new Point(fromLonLat([request.lng, request.lat])));
-  feature.set('request', request);
-  return feature;
+/** The others: blue dots, a cluster a larger one with its count. */
+const LOOK: RequestPointsLook<NearRequest> = {
+  pointColour: () => '#1565c0',
+  pointRadius: 7,
+  clusterColour: '#1565c0',
+  clusterRadius: () => 12,
+  countFont: 'bold 11px sans-serif',
 };
 
 /**
- * The centre request (red) and the others clustered (blue, with their count): a click on a marker picks
- * its request (the first of a cluster; the list beside the map holds each one).
+ * The centre request (red) and the others clustered (blue, with their count; web-kit's RequestPointsLayer):
+ * a click on a marker picks its request (the first of a cluster; the list beside the map holds each one).
  */
 export function RequestMarkers({
   centre,
@@ -52,37 +37,21 @@ export function RequestMarkers({
   others: NearRequest[];
   onPick: (request: NearRequest) => void;
 }) {
-  const map = useOlMap();
-  const [clusterLayer] = useState(
-    () =>
-      new VectorLayer({
-        source: new Cluster({ distance: CLUSTER_DISTANCE, source: new VectorSource() }),
-        style: (feature) => clusterStyle((feature.get('features') as Feature[]).length),
-      }),
+  const onClick = useCallback(
+    (requests: NearRequest[] | null) => {
+      if (requests) onPick(requests[0]);
+    },
+    [onPick],
   );
-  const [centreLayer] = useState(
-    () => new VectorLayer({ source: new VectorSource(), style: CENTRE_STYLE, zIndex: 5 }),
+  return (
+    <RequestPointsLayer
+      points={others}
+      clusterDistance={CLUSTER_DISTANCE}
+      look={LOOK}
+      highlighted={centre}
+      highlightedStyle={CENTRE_STYLE}
+      clickEvent="click"
+      onClick={onClick}
+    />
   );
-  useMapLayer(clusterLayer);
-  useMapLayer(centreLayer);
-  useEffect(() => {
-    const source = (clusterLayer.getSource() as Cluster).getSource() as VectorSource;
-    source.clear();
-    source.addFeatures(others.map(featureOf));
-    const centreSource = centreLayer.getSource() as VectorSource;
-    centreSource.clear();
-    centreSource.addFeature(featureOf(centre));
-  }, [clusterLayer, centreLayer, centre, others]);
-  useEffect(() => {
-    const listener = (event: { pixel: number[] }) => {
-      const hit = map.forEachFeatureAtPixel(event.pixel, (feature) => feature);
-      if (!hit) return;
-      const members = hit.get('features') as Feature[] | undefined;
-      const request = (members ? members[0] : hit).get('request') as NearRequest | undefined;
-      if (request) onPick(request);
-    };
-    map.on('click', listener);
-    return () => map.un('click', listener);
-  }, [map, onPick]);
-  return null;
 }

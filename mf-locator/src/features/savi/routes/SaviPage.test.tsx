@@ -1,0 +1,264 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { API, AVS_API, IMAGERY_API, REQUEST_API } from '@portal/contracts';
+import {
+  answerFetch,
+  callsTo,
+  json,
+  sessionAnswers,
+  sessionUser,
+  type Answer,
+} from '../../../testing/fetchAnswers';
+import {
+  churchStreetItem,
+  churchStreetParcel,
+  GROUP_REFERENCES,
+  reverseAnswer,
+} from '../../../testing/places';
+import { renderRemote } from '../../../testing/renderRemote';
+
+/** The demo user, with SAVi as the one service. */
+const user = sessionUser({ services: ['savi'] });
+
+const item = churchStreetItem();
+
+const references = { claimsUser: false, references: GROUP_REFERENCES };
+
+const reverse = reverseAnswer(item, churchStreetParcel());
+
+function answers(overrides: Record<string, Answer> = {}) {
+  return answerFetch({
+    ...sessionAnswers(user, ['savi']),
+    [`GET ${API.myReferences}`]: () => json(200, references),
+    [`POST ${AVS_API.geocode}`]: () => json(200, { success: true, result: [item] }),
+    [`POST ${AVS_API.search}`]: () => json(200, { success: true, result: [] }),
+    [`POST ${AVS_API.reverse}`]: () => json(200, reverse),
+    [`GET ${IMAGERY_API.coverage}`]: () => json(200, { success: true, covered: true, ortho: true }),
+    [`GET ${IMAGERY_API.imageUrl}`]: (request) =>
+      json(200, { success: true, url: `/img/${new URL(request.url).searchParams.get('orientation')}.jpg` }),
+    [`POST ${API.audit}`]: () => json(201, { success: true }),
+    [`PUT ${REQUEST_API.create}`]: () =>
+      new Response('created', {
+        status: 201,
+        headers: { 'content-type': 'text/plain', 'X-Grip-Reference': 'GRP-2026-000123' },
+      }),
+    ...overrides,
+  });
+}
+
+async function searchAddress(text = '12 church street') {
+  fireEvent.click(await screen.findByText('Search by Street Address'));
+  const box = screen.getByRole('textbox', { name: 'Search by Street Address' });
+  fireEvent.change(box, { target: { value: text } });
+  fireEvent.keyDown(box, { key: 'Enter' });
+  return box;
+}
+
+describe('the SAVi request tool', () => {
+  it('follows the wizard keyboard rules', async () => {
+    const fetchMock = answers();
+    renderRemote('/savi');
+    expect(await screen.findByPlaceholderText('Please select search option...')).toBeTruthy();
+    for (const title of [
+      'Search by Street Address',
+      'Search by Geo-co-ordinates',
+      'Search by Farm Name',
+      'Search by POI',
+      'Search by Map Click',
+    ]) {
+      expect(screen.getByText(title)).toBeTruthy();
+    }
+    const box = await searchAddress();
+    expect(await screen.findByText('1 result')).toBeTruthy();
+    const [geocode] = callsTo(fetchMock, 'POST', AVS_API.geocode);
+    expect(await geocode.clone().json()).toMatchObject({ address: '12 church street South Africa' });
+
+    // Any other key clears the results.
+    fireEvent.keyDown(box, { key: 'a' });
+    expect(screen.queryByText('1 result')).toBeNull();
+
+    // Escape resets the wizard to the options.
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(await screen.findByPlaceholderText('Please select search option...')).toBeTruthy();
+  });
+
+  it('alerts an unparseable GPS co-ordinate', async () => {
+    answers();
+    renderRemote('/savi');
+    fireEvent.click(await screen.findByText('Search by Geo-co-ordinates'));
+    const box = screen.getByRole('textbox', { name: 'Search by Geo-co-ordinates' });
+    fireEvent.change(box, { target: { value: 'somewhere' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('Unable to parse the GPS co-ordinate provided')).toBeTruthy();
+  });
+
+  it("offers Can't Locate when the geocoder is down and logs the request through both steps", async () => {
+    const fetchMock = answers({
+      [`POST ${AVS_API.geocode}`]: () => json(200, { success: false, result: [] }),
+    });
+    renderRemote('/savi');
+    await searchAddress('nowhere road');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Geocoding service down please try again later',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(await screen.findByRole('button', { name: "Can't Locate" }));
+
+    const policy = await screen.findByRole('textbox', { name: /^Policy Number/ });
+    expect(policy.getAttribute('placeholder')).toBe('Please provide Policy Number');
+    expect(screen.getByRole('textbox', { name: 'Broker Name (optional)' })).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: /Underwriting Batch/ })).toBeNull();
+
+    // Next is blocked while errors exist: empty, then a regex failure.
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(/Policy number must be two letters/)).toBeTruthy();
+    fireEvent.change(policy, { target: { value: 'KM12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText(/Policy number must be two letters/)).toBeTruthy();
+    fireEvent.change(policy, { target: { value: 'KM123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+    const review = await screen.findByTestId('request-review');
+    expect(within(review).getByText("Can't Locate")).toBeTruthy();
+    expect(within(review).getByText('KM123456')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+
+    expect(await screen.findByText('Your request has been logged.')).toBeTruthy();
+    expect(screen.getByTestId('grip-reference').textContent).toContain('GRP-2026-000123');
+    const [put] = callsTo(fetchMock, 'PUT', REQUEST_API.create);
+    expect(put.headers.get('Idempotency-Key')).toMatch(/.{8,}/);
+    expect(await put.clone().json()).toMatchObject({
+      requestType: 'SAVI',
+      requestSubType: "Can't Locate",
+      cantlocate: true,
+      Searched_For: 'Nowhere Road',
+      reference: { POLICY_NUMBER: 'KM123456' },
+      Selected_Address: '',
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'New Request' }));
+    expect(await screen.findByPlaceholderText('Please select search option...')).toBeTruthy();
+  });
+
+  it('shows a failed submission and ends the wizard', async () => {
+    answers({
+      [`PUT ${REQUEST_API.create}`]: () =>
+        json(400, { statusCode: 400, error: 'Bad Request', message: 'Policy Number is not valid.' }),
+    });
+    renderRemote('/savi');
+    await searchAddress();
+    fireEvent.click(await screen.findByText('12 Church Street, Stellenbosch, 7600'));
+    const rve = await screen.findByRole('button', { name: 'Replacement Value Estimate' });
+    await waitFor(() => expect(rve.getAttribute('aria-disabled')).toBe('false'));
+    fireEvent.click(rve);
+    fireEvent.change(await screen.findByRole('textbox', { name: /^Policy Number/ }), {
+      target: { value: 'KM123456' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText(/Policy Number is not valid\./)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New Request' })).toBeTruthy();
+  });
+
+  it('turns picture view off with the alert when there is no imagery, and RVE does nothing', async () => {
+    answers({
+      [`GET ${IMAGERY_API.coverage}`]: () => json(200, { success: true, covered: false, ortho: false }),
+    });
+    renderRemote('/savi');
+    await searchAddress();
+    fireEvent.click(await screen.findByText('12 Church Street, Stellenbosch, 7600'));
+    const toggle = await screen.findByRole('switch', { name: 'Picture view' });
+    fireEvent.click(toggle);
+    expect((await screen.findByRole('alert')).textContent).toContain('Oblique Imagery could not be found.');
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Replacement Value Estimate' }));
+    expect(screen.queryByText('General Info')).toBeNull();
+  });
+
+  it('shows the oblique viewer when covered', async () => {
+    const fetchMock = answers();
+    renderRemote('/savi');
+    await searchAddress();
+    fireEvent.click(await screen.findByText('12 Church Street, Stellenbosch, 7600'));
+    fireEvent.click(await screen.findByRole('switch', { name: 'Picture view' }));
+    const viewer = await screen.findByTestId('imagery-viewer');
+    expect(within(viewer).getByRole('img', { name: 'North' }).getAttribute('src')).toBe('/img/n.jpg');
+    expect(callsTo(fetchMock, 'GET', IMAGERY_API.imageUrl)).toHaveLength(5);
+    fireEvent.click(within(viewer).getByRole('button', { name: 'Zoom in' }));
+    expect(within(viewer).getByText('120%')).toBeTruthy();
+  });
+
+  it('suggests addresses while typing (from 3 characters, debounced) and selects a suggestion', async () => {
+    const fetchMock = answers({
+      [`POST ${AVS_API.search}`]: () => json(200, { success: true, result: [item] }),
+    });
+    renderRemote('/savi');
+    fireEvent.click(await screen.findByText('Search by Street Address'));
+    const box = screen.getByRole('textbox', { name: 'Search by Street Address' });
+    fireEvent.change(box, { target: { value: '12' } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(callsTo(fetchMock, 'POST', AVS_API.search)).toHaveLength(0);
+
+    fireEvent.keyDown(box, { key: ' ' });
+    fireEvent.change(box, { target: { value: '12 chu' } });
+    const suggestions = await screen.findByRole('list', { name: 'Suggestions' });
+    const [call] = callsTo(fetchMock, 'POST', AVS_API.search);
+    expect(await call.clone().json()).toMatchObject({
+      query: '12 chu',
+      searchOptions: { address: true, erf: true },
+    });
+    fireEvent.click(within(suggestions).getByText(item.formatted_address));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', AVS_API.reverse)).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', AVS_API.reverse)[0].clone().json()).toMatchObject({
+      lat: item.location.lat,
+      lng: item.location.lng,
+      searchOption: 'address',
+    });
+  });
+
+  it('searches farms with the farm flag, and postal codes with searchPostal and their area', async () => {
+    const area = {
+      id: '9',
+      type: 'postal',
+      formatted_address: '7600, Stellenbosch',
+      location: item.location,
+      confidence: 1,
+    };
+    const fetchMock = answers({
+      [`POST ${AVS_API.search}`]: () => json(200, { success: true, result: [] }),
+      [`POST ${AVS_API.searchPostal}`]: () => json(200, { success: true, result: [area] }),
+      [`POST ${AVS_API.geojson}`]: () =>
+        json(200, {
+          success: true,
+          result: { id: '9', type: 'postal', name: '7600', geometry: reverse.result.parcel!.geometry },
+        }),
+    });
+    renderRemote('/savi');
+    fireEvent.click(await screen.findByText('Search by Farm Name'));
+    const farmBox = screen.getByRole('textbox', { name: 'Search by Farm Name' });
+    fireEvent.change(farmBox, { target: { value: 'Welgelegen' } });
+    fireEvent.keyDown(farmBox, { key: 'Enter' });
+    expect(await screen.findByText('No results found.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: "Can't Locate" })).toBeTruthy();
+    const farmCalls = callsTo(fetchMock, 'POST', AVS_API.search);
+    expect(await farmCalls[farmCalls.length - 1].clone().json()).toMatchObject({
+      query: 'Welgelegen South Africa',
+      searchOptions: { farm: true },
+    });
+
+    fireEvent.keyDown(farmBox, { key: 'Escape' });
+    fireEvent.click(await screen.findByText('Search by Postal Code'));
+    const postalBox = screen.getByRole('textbox', { name: 'Search by Postal Code' });
+    fireEvent.change(postalBox, { target: { value: '7600' } });
+    fireEvent.keyDown(postalBox, { key: 'Enter' });
+    fireEvent.click(await screen.findByText('7600, Stellenbosch'));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', AVS_API.geojson)).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', AVS_API.geojson)[0].clone().json()).toMatchObject({
+      id: '9',
+      type: 'postal',
+    });
+    expect(callsTo(fetchMock, 'POST', AVS_API.reverse)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,48 @@
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import Select from '@mui/material/Select';
+
+/** A filter of several values: none chosen reads `allLabel` (every value). */
+export function MultiSelect<V extends string>({
+  label,
+  allLabel,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  allLabel: string;
+  options: readonly V[];
+  value: V[];
+  onChange: (value: V[]) => void;
+}) {
+  const id = `spatialkey-${label.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <FormControl size="small" sx={{ minWidth: 180 }}>
+      <InputLabel id={`${id}-label`} shrink>
+        {label}
+      </InputLabel>
+      <Select
+        labelId={`${id}-label`}
+        id={id}
+        multiple
+        displayEmpty
+        value={value}
+        onChange={(event) => {
+          const next = event.target.value;
+          onChange((typeof next === 'string' ? next.split(',') : next) as V[]);
+        }}
+        input={<OutlinedInput notched label={label} />}
+        renderValue={(selected) => (selected.length ? selected.join(', ') : allLabel)}
+      >
+        {options.map((option) => (
+          <MenuItem key={option} value={option}>
+            {option}
+          </MenuItem>
+        ))}
+      </Select>
+    </FormControl>
+  );
+}
