@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { DataSource } from 'typeorm';
@@ -19,7 +16,8 @@ import {
 } from '@portal/contracts';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { findSharedDataDir, importRiskLayers } from '@portal/geo';
-import { BrowserPool, pdfText, startPdfWorker } from '@portal/pdf-jobs';
+import { pdfText } from '@portal/pdf-jobs';
+import { PdfTestWorkers } from '@portal/pdf-jobs/testing';
 import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
 import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
 import { buildApp } from './app';
@@ -54,9 +52,6 @@ let db: TestDatabase;
 let appDatabase: DataSource;
 let app: FastifyInstance;
 let config: IrisConfig;
-const workers: Worker[] = [];
-const pools: BrowserPool[] = [];
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   ensureKeyPair(privateKeyFile, publicKeyFile);
@@ -80,15 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  await Promise.all(workers.map((worker) => worker.close(true)));
-  await Promise.all(pools.map((pool) => pool.close()));
+  await pdfWorkers.close();
   await app?.close();
   await appDatabase?.destroy();
   await db?.drop();
@@ -97,24 +84,17 @@ afterAll(async () => {
 
 const storage = () => createStorage({ driver: 'local', dir: config.storageDir });
 
-function startWorker() {
-  const pool = new BrowserPool();
-  pools.push(pool);
-  const { worker } = startPdfWorker({
-    queueName: PORTAL_QUEUES.irisPdf,
-    redisUrl,
-    prefix,
-    db: appDatabase,
-    storage: storage(),
-    pool,
-    renderers: { [IRIS_PDF_KIND]: irisPdfRenderer({ ds: appDatabase, storage: storage(), redis }) },
-    concurrency: 1,
-    lockDurationMs: 3000,
-    stalledIntervalMs: 500,
-  });
-  workers.push(worker);
-  return worker;
-}
+const pdfWorkers = new PdfTestWorkers(() => ({
+  queueName: PORTAL_QUEUES.irisPdf,
+  redisUrl,
+  prefix,
+  db: appDatabase,
+  storage: storage(),
+  renderers: { [IRIS_PDF_KIND]: irisPdfRenderer({ ds: appDatabase, storage: storage(), redis }) },
+  lockDurationMs: 3000,
+  stalledIntervalMs: 500,
+}));
+const startWorker = () => pdfWorkers.start();
 
 async function call(
   email: string | null,
@@ -324,7 +304,7 @@ it('generates the PDF (polled), serves it, and gives the request its link and Fi
   expect(again.json()).toMatchObject({ success: true, version: 2 });
   await untilReady(report._id);
   expect(await storage().exists(`pdfReports/iris/${report._id}/v2.pdf`)).toBe(true);
-  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  await pdfWorkers.stop();
 });
 
 it('keeps answering polls while no worker runs; cancel stops a waiting job', async () => {
@@ -345,39 +325,23 @@ it('keeps answering polls while no worker runs; cancel stops a waiting job', asy
   );
   await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
   expect((await untilReady(report._id)).pdfReady).toBe(true);
-  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  await pdfWorkers.stop();
 });
 
-const freePort = () =>
-  new Promise<number>((resolvePort) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-
 it('a worker process killed (SIGKILL) mid-job loses nothing: another takes the job, one PDF results', async () => {
-  const entry = join(WORKSPACE, 'services/iris/dist/worker.js');
-  if (!existsSync(entry)) throw new Error(`${entry} is not built: run \`npx nx build @portal/iris\` first.`);
-  const worker = spawn(process.execPath, [entry], {
-    // Its own process group: the kill takes its Chromium with it, as a killed container would.
-    detached: true,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
+  const worker = await pdfWorkers.spawnProcess(
+    join(WORKSPACE, 'services/iris/dist/worker.js'),
+    {
       DATABASE_URL: db.url,
       REDIS_URL: redisUrl,
       IRIS_QUEUE_PREFIX: prefix,
       STORAGE_DIR: config.storageDir,
-      PORT: String(await freePort()),
       IRIS_PDF_LOCK_MS: '3000',
       IRIS_PDF_STALLED_MS: '500',
       LOG_LEVEL: 'warn',
     },
-  });
-  worker.unref();
-  children.push(worker);
+    'npx nx build @portal/iris',
+  );
   const { report, request } = await createReport();
   await noCoverage(report._id);
   await call('user@portal.test', 'GET', IRIS_API.generate(report._id, request._id));
@@ -396,7 +360,7 @@ it('a worker process killed (SIGKILL) mid-job loses nothing: another takes the j
   ])) as { state: string; attempts: number }[];
   expect(job.state).toBe('done');
   expect(job.attempts).toBe(2);
-  await Promise.all(workers.splice(0).map((w) => w.close()));
+  await pdfWorkers.stop();
 });
 
 it('answers its settings, and the queue dashboard only to administrators', async () => {

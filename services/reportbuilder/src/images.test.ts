@@ -1,20 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
-import type { DataSource } from 'typeorm';
-import { REPORTBUILDER_API, SESSION_COOKIE } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
-import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
-import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
-import { buildApp } from './app';
-import { loadReportBuilderConfig } from './config';
-import { openDatabase } from './database';
+import { REPORTBUILDER_API } from '@portal/contracts';
+import { createStorage } from '@portal/server-kit';
 import { imageKey, imageUrl, sectionImageName, propertyImageName, buildingImageName } from './images/keys';
 import { IMAGE_TEXT } from './images/process';
 import { REPORT_TEXT } from './store';
+import { reportBuilderTestApp, USERS } from './testing';
 
 // The report builder's images on a throwaway seeded database, the real Redis and a temporary local-disk
 // storage: paste (PNG only), crop (spec 02 §5) into the PNG and its compressed JPEG, upload with thumbnails,
@@ -22,59 +15,10 @@ import { REPORT_TEXT } from './store';
 
 jest.setTimeout(60_000);
 
-const varDir = mkdtempSync(join(tmpdir(), 'reportbuilder-images-test-'));
-const storageDir = join(varDir, 'storage');
-const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
-const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
-const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'reportbuilder-images-test');
+const rb = reportBuilderTestApp('reportbuilder-images-test');
+const storageDir = join(rb.varDir, 'storage');
 const storage = createStorage({ driver: 'local', dir: storageDir });
-
-const OWNER = 'user@portal.test';
-const OTHER = 'claims@portal.test';
-const OPERATOR = 'operator@portal.test';
-
-let db: TestDatabase;
-let appDatabase: DataSource;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  ensureKeyPair(privateKeyFile, publicKeyFile);
-  db = await createTestDatabase({ seed: true });
-  appDatabase = await openDatabase(db.url);
-  const config = {
-    ...loadReportBuilderConfig({
-      VAR_DIR: varDir,
-      NODE_ENV: 'test',
-      JWT_PUBLIC_KEY_FILE: publicKeyFile,
-      STORAGE_DIR: storageDir,
-    }),
-    logLevel: 'silent',
-  };
-  app = await buildApp(config, { ds: appDatabase, redis });
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await appDatabase?.destroy();
-  await db?.drop();
-  await redis.quit();
-});
-
-async function cookiesOf(email: string | null): Promise<Record<string, string>> {
-  if (!email) return {};
-  const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-  return {
-    [SESSION_COOKIE]: signTestSession(privateKeyFile, {
-      sub: user.id,
-      email: user.email,
-      name: user.name,
-      roles: rolesOf(user),
-      groupId: user.groupId,
-      claimsUser: user.claimsUser,
-    }),
-  };
-}
+const { owner: OWNER, other: OTHER, operator: OPERATOR } = USERS;
 
 async function call(
   email: string | null,
@@ -83,11 +27,11 @@ async function call(
   payload?: InjectOptions['payload'],
   headers?: Record<string, string>,
 ) {
-  return app.inject({ method, url, payload, headers, cookies: await cookiesOf(email) });
+  return rb.app.inject({ method, url, payload, headers, cookies: await rb.cookiesOf(email) });
 }
 
 async function request(status = 'Ready for QS'): Promise<string> {
-  const [row] = (await db.dataSource.query(
+  const [row] = (await rb.db.dataSource.query(
     `INSERT INTO requests.requests (request_type, status, user_id, user_name, user_email, group_id, group_name,
                                     address, lat, lng, point)
      SELECT 'SAVI', $2, u.id, u.name, u.email, u.group_id, g.name, '12 Dorp Street, Stellenbosch',
@@ -318,11 +262,11 @@ describe('copy, delete and serving', () => {
     expect(served.headers['cache-control']).toContain('max-age');
     const etag = served.headers.etag as string;
     expect(etag).toBeTruthy();
-    const cached = await app.inject({
+    const cached = await rb.app.inject({
       method: 'GET',
       url,
       headers: { 'if-none-match': etag },
-      cookies: await cookiesOf(OWNER),
+      cookies: await rb.cookiesOf(OWNER),
     });
     expect(cached.statusCode).toBe(304);
 
@@ -378,7 +322,7 @@ describe('roles', () => {
     expect((await upload(OWNER, id, await picture(900, 500, 'jpeg'))).statusCode).toBe(403);
     expect((await call(OWNER, 'DELETE', REPORTBUILDER_API.deleteImage(id, 'property'))).statusCode).toBe(403);
 
-    await db.dataSource.query("UPDATE requests.requests SET status = 'QC check' WHERE id = $1", [id]);
+    await rb.db.dataSource.query("UPDATE requests.requests SET status = 'QC check' WHERE id = $1", [id]);
     const locked = await paste(OPERATOR, id, await picture(900, 500), 'section/1');
     expect(locked.statusCode).toBe(409);
     expect(locked.json().message).toBe(REPORT_TEXT.notEditable('QC check'));

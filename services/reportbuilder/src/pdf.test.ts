@@ -1,31 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Worker } from 'bullmq';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import type { DataSource } from 'typeorm';
 import {
   PORTAL_QUEUES,
   REPORTBUILDER_API,
-  SESSION_COOKIE,
   type ReportSectionBody,
   type ReportSectionsBody,
 } from '@portal/contracts';
-import { formatMoney, rolesOf } from '@portal/domain';
-import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
-import { BrowserPool, pdfText, startPdfWorker } from '@portal/pdf-jobs';
-import { createRedis, createStorage, ensureKeyPair } from '@portal/server-kit';
-import { signTestSession } from '@portal/server-kit/testing';
-import { buildApp } from './app';
-import { loadReportBuilderConfig, type ReportBuilderConfig } from './config';
-import { openDatabase } from './database';
+import { formatMoney } from '@portal/domain';
+import { createStorage } from '@portal/server-kit';
+import { pdfText } from '@portal/pdf-jobs';
+import { PdfTestWorkers } from '@portal/pdf-jobs/testing';
 import { targetImageKey } from './images/keys';
 import { SAVI_PDF_KIND, reportFileName, saviReportPdfKey } from './pdf/report';
 import { saviPdfRenderer } from './pdf/renderer';
+import { reportBuilderTestApp, USERS } from './testing';
 import { PDF_TEXT, type GeneratePdfAnswer, type SaviReadyAnswer } from './routes/pdf';
 
 // The report PDF on a throwaway seeded database, the real Redis (a queue prefix of this run) and Debian's
@@ -35,106 +25,38 @@ import { PDF_TEXT, type GeneratePdfAnswer, type SaviReadyAnswer } from './routes
 
 jest.setTimeout(120_000);
 
-const varDir = mkdtempSync(join(tmpdir(), 'reportbuilder-pdf-test-'));
-const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
-const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = createRedis(redisUrl, 'reportbuilder-pdf-test');
 const prefix = `reportbuilder-test-${randomUUID().slice(0, 8)}`;
-
-const OWNER = 'user@portal.test';
-const OTHER = 'claims@portal.test';
-const OPERATOR = 'operator@portal.test';
-const QC = 'qc@portal.test';
-const ADMIN = 'admin@portal.test';
-
-let db: TestDatabase;
-let appDatabase: DataSource;
-let app: FastifyInstance;
-let config: ReportBuilderConfig;
-const workers: Worker[] = [];
-const pools: BrowserPool[] = [];
-const children: ChildProcess[] = [];
 const WORKSPACE = resolve(__dirname, '../../..');
+const rb = reportBuilderTestApp(
+  'reportbuilder-pdf-test',
+  { REPORTBUILDER_QUEUE_PREFIX: prefix, REPORTBUILDER_PDF_WAIT_MS: '30000' },
+  () => pdfWorkers.close(),
+);
+const { owner: OWNER, other: OTHER, operator: OPERATOR, qc: QC, admin: ADMIN } = USERS;
+const { redisUrl } = rb;
 
-beforeAll(async () => {
-  ensureKeyPair(privateKeyFile, publicKeyFile);
-  db = await createTestDatabase({ seed: true });
-  appDatabase = await openDatabase(db.url);
-  config = {
-    ...loadReportBuilderConfig({
-      VAR_DIR: varDir,
-      NODE_ENV: 'test',
-      JWT_PUBLIC_KEY_FILE: publicKeyFile,
-      REPORTBUILDER_QUEUE_PREFIX: prefix,
-      REPORTBUILDER_PDF_WAIT_MS: '30000',
-    }),
-    logLevel: 'silent',
-  };
-  app = await buildApp(config, { ds: appDatabase, redis });
-  await app.ready();
-});
+const storage = () => createStorage({ driver: 'local', dir: rb.config.storageDir });
 
-afterAll(async () => {
-  for (const child of children) {
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  await Promise.all(workers.map((worker) => worker.close(true)));
-  await Promise.all(pools.map((pool) => pool.close()));
-  await app?.close();
-  await appDatabase?.destroy();
-  await db?.drop();
-  await redis.quit();
-});
+const pdfWorkers = new PdfTestWorkers(() => ({
+  queueName: PORTAL_QUEUES.reportbuilderPdf,
+  redisUrl,
+  prefix,
+  db: rb.appDatabase,
+  storage: storage(),
+  renderers: {
+    [SAVI_PDF_KIND]: saviPdfRenderer({ ds: rb.appDatabase, storage: storage(), defaultVat: 15 }),
+  },
+  lockDurationMs: 5000,
+  stalledIntervalMs: 1000,
+}));
+const startWorker = () => pdfWorkers.start();
 
-const storage = () => createStorage({ driver: 'local', dir: config.storageDir });
-
-function startWorker() {
-  const pool = new BrowserPool();
-  pools.push(pool);
-  const { worker } = startPdfWorker({
-    queueName: PORTAL_QUEUES.reportbuilderPdf,
-    redisUrl,
-    prefix,
-    db: appDatabase,
-    storage: storage(),
-    pool,
-    renderers: {
-      [SAVI_PDF_KIND]: saviPdfRenderer({ ds: appDatabase, storage: storage(), defaultVat: 15 }),
-    },
-    concurrency: 1,
-    lockDurationMs: 5000,
-    stalledIntervalMs: 1000,
-  });
-  workers.push(worker);
-  return worker;
-}
-
-async function call(email: string | null, method: 'GET' | 'POST', url: string, payload?: object) {
-  let cookies: Record<string, string> = {};
-  if (email) {
-    const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-    cookies = {
-      [SESSION_COOKIE]: signTestSession(privateKeyFile, {
-        sub: user.id,
-        email: user.email,
-        name: user.name,
-        roles: rolesOf(user),
-        groupId: user.groupId,
-        claimsUser: user.claimsUser,
-      }),
-    };
-  }
-  return app.inject({ method, url, payload, cookies });
-}
+const call = (email: string | null, method: 'GET' | 'POST', url: string, payload?: object) =>
+  rb.call(email, method, url, payload);
 
 /** libs/domain's worked report 1's group (fee 12 %, VAT, double volume 15 %), named by `format`. */
 async function group(format: string): Promise<string> {
-  const [row] = (await db.dataSource.query(
+  const [row] = (await rb.db.dataSource.query(
     `INSERT INTO identity.groups (name, code, include_vat, include_professional_fee, professional_fee_percentage,
                                   double_volume_percent, report_name_format, "references")
      VALUES ($1, $3, true, true, 12, 15, $2, '[["Policy Number", "POLICY_NUMBER", 0, true, "", ""]]')
@@ -145,7 +67,7 @@ async function group(format: string): Promise<string> {
 }
 
 async function request(groupId: string, status = 'In progress'): Promise<{ id: string; grip: string }> {
-  const [row] = (await db.dataSource.query(
+  const [row] = (await rb.db.dataSource.query(
     `INSERT INTO requests.requests (request_type, status, user_id, user_name, user_email, group_id, group_name,
                                     address, lat, lng, point, selected, reference)
      SELECT 'SAVI', $2, u.id, u.name, u.email, g.id, g.name, '12 Dorp Street, Stellenbosch',
@@ -301,7 +223,7 @@ it('generates report 1, renders it in the worker and serves it: GRiP reference, 
   expect(text).toContain('Boundary Improvements');
   expect(text).toContain('Roof inspected from the street.');
 
-  const [row] = (await db.dataSource.query(
+  const [row] = (await rb.db.dataSource.query(
     'SELECT status, report_pdf_url, rve_total::float8 AS rve_total FROM requests.requests WHERE id = $1',
     [id],
   )) as { status: string; report_pdf_url: string; rve_total: number }[];
@@ -316,12 +238,12 @@ it('generates report 1, renders it in the worker and serves it: GRiP reference, 
 
   // Asking again for the same version queues nothing new.
   await generate(OPERATOR, id, 0);
-  const [{ count }] = (await db.dataSource.query(
+  const [{ count }] = (await rb.db.dataSource.query(
     'SELECT count(*)::int AS count FROM pdf.jobs WHERE kind = $1 AND subject_id = $2',
     [SAVI_PDF_KIND, id],
   )) as { count: number }[];
   expect(count).toBe(1);
-  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  await pdfWorkers.stop();
 });
 
 it('lets the owner and staff generate, poll and download; others 403, no session 401', async () => {
@@ -342,17 +264,8 @@ it('lets the owner and staff generate, poll and download; others 403, no session
     expect(answer.headers['content-disposition']).toContain(`filename="SAVi-${grip}.pdf"`);
   }
   expect((await call(OTHER, 'GET', REPORTBUILDER_API.download(id))).statusCode).toBe(403);
-  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  await pdfWorkers.stop();
 });
-
-const freePort = () =>
-  new Promise<number>((resolvePort) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
 
 async function until(id: string, state: string): Promise<SaviReadyAnswer> {
   for (let i = 0; i < 600; i++) {
@@ -364,27 +277,19 @@ async function until(id: string, state: string): Promise<SaviReadyAnswer> {
 }
 
 it('the worker process (dist/worker.js) killed mid-job (SIGKILL) loses nothing: another takes the job, one PDF', async () => {
-  const entry = join(WORKSPACE, 'services/reportbuilder/dist/worker.js');
-  if (!existsSync(entry))
-    throw new Error(`${entry} is not built: run \`npx nx build @portal/reportbuilder\` first.`);
-  const child = spawn(process.execPath, [entry], {
-    // Its own process group: the kill takes its Chromium with it, as a killed container would.
-    detached: true,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
+  const child = await pdfWorkers.spawnProcess(
+    join(WORKSPACE, 'services/reportbuilder/dist/worker.js'),
+    {
+      DATABASE_URL: rb.db.url,
       REDIS_URL: redisUrl,
       REPORTBUILDER_QUEUE_PREFIX: prefix,
-      STORAGE_DIR: config.storageDir,
-      PORT: String(await freePort()),
+      STORAGE_DIR: rb.config.storageDir,
       REPORTBUILDER_PDF_LOCK_MS: '3000',
       REPORTBUILDER_PDF_STALLED_MS: '500',
       LOG_LEVEL: 'warn',
     },
-  });
-  child.unref();
-  children.push(child);
+    'npx nx build @portal/reportbuilder',
+  );
   const { id } = await worked();
   await generate(OPERATOR, id, 0);
   await until(id, 'running');
@@ -395,9 +300,9 @@ it('the worker process (dist/worker.js) killed mid-job (SIGKILL) loses nothing: 
   );
   startWorker();
   expect((await until(id, 'done')).pdfReady).toBe(true);
-  const folder = join(config.storageDir, 'objects', 'pdfReports', SAVI_PDF_KIND, id);
+  const folder = join(rb.config.storageDir, 'objects', 'pdfReports', SAVI_PDF_KIND, id);
   expect(readdirSync(folder).filter((name) => name.endsWith('.pdf'))).toEqual(['v4.pdf']);
-  const [job] = (await db.dataSource.query('SELECT state, attempts FROM pdf.jobs WHERE subject_id = $1', [
+  const [job] = (await rb.db.dataSource.query('SELECT state, attempts FROM pdf.jobs WHERE subject_id = $1', [
     id,
   ])) as { state: string; attempts: number }[];
   expect(job).toEqual({ state: 'done', attempts: 2 });
@@ -405,7 +310,7 @@ it('the worker process (dist/worker.js) killed mid-job (SIGKILL) loses nothing: 
   for (let i = 0; i < 100 && !(await storage().exists(saviReportPdfKey(id))); i++)
     await new Promise((r) => setTimeout(r, 100));
   expect(await storage().exists(saviReportPdfKey(id))).toBe(true);
-  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  await pdfWorkers.stop();
 });
 
 describe('the file name from the group report name format', () => {

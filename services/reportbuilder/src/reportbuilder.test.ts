@@ -1,11 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { DataSource } from 'typeorm';
 import {
   REPORTBUILDER_API,
-  SESSION_COOKIE,
   type CommentsAnswer,
   type NoteAnswer,
   type ReportDetails,
@@ -16,69 +10,29 @@ import {
   type VersionsAnswer,
 } from '@portal/contracts';
 import { BUILDING_WARNING, REPORT_BUILDER_ERROR } from '@portal/domain';
-import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
-import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
-import { buildApp } from './app';
+import { UserEntity } from '@portal/db';
+import { trailingSlashProblems } from '@portal/server-kit/testing';
 import { loadReportBuilderConfig } from './config';
-import { openDatabase } from './database';
 import { REPORT_TEXT } from './store';
+import { reportBuilderTestApp, USERS } from './testing';
 import { SECTION_TEXT } from './validation';
 
 // The report builder's calls on a throwaway seeded database and the real Redis: roles (anonymous, the
 // request's owner, another user, staff), statuses, bad input listed whole, stale versions, atomic saves,
 // totals against libs/domain's hand-worked report 1, both path spellings, the versions kept at submission.
+// One file over 500 lines: every case drives the one app and database through the request and report
+// builders below (images.test.ts and pdf.test.ts have theirs), and they read as one walk through the calls.
 
 jest.setTimeout(60_000);
 
-const varDir = mkdtempSync(join(tmpdir(), 'reportbuilder-test-'));
-const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
-const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
-const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'reportbuilder-test');
-
-const OWNER = 'user@portal.test';
-const OTHER = 'claims@portal.test';
-const OPERATOR = 'operator@portal.test';
-const QC = 'qc@portal.test';
-const ADMIN = 'admin@portal.test';
-
-let db: TestDatabase;
-let appDatabase: DataSource;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  ensureKeyPair(privateKeyFile, publicKeyFile);
-  db = await createTestDatabase({ seed: true });
-  appDatabase = await openDatabase(db.url);
-  const config = {
-    ...loadReportBuilderConfig({ VAR_DIR: varDir, NODE_ENV: 'test', JWT_PUBLIC_KEY_FILE: publicKeyFile }),
-    logLevel: 'silent',
-  };
-  app = await buildApp(config, { ds: appDatabase, redis });
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await appDatabase?.destroy();
-  await db?.drop();
-  await redis.quit();
-});
-
-async function call(email: string | null, method: 'GET' | 'POST', url: string, payload?: object) {
-  let cookies: Record<string, string> = {};
-  if (email) {
-    const user = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-    cookies = {
-      [SESSION_COOKIE]: signTestSessionFor(privateKeyFile, user),
-    };
-  }
-  return app.inject({ method, url, payload, cookies });
-}
+const rb = reportBuilderTestApp('reportbuilder-test');
+const { owner: OWNER, other: OTHER, operator: OPERATOR, qc: QC, admin: ADMIN } = USERS;
+const call = (email: string | null, method: 'GET' | 'POST', url: string, payload?: object) =>
+  rb.call(email, method, url, payload);
 
 /** A request of OWNER (as PUT /api/v1.0/request/ stores it) in `status`, of the owner's group or `groupId`. */
 async function request(status = 'Ready for QS', type = 'SAVI', groupId?: string): Promise<string> {
-  const [row] = (await db.dataSource.query(
+  const [row] = (await rb.db.dataSource.query(
     `INSERT INTO requests.requests (request_type, status, user_id, user_name, user_email, group_id, group_name,
                                     address, lat, lng, point, selected)
      SELECT $2, $3, u.id, u.name, u.email, COALESCE($4::uuid, u.group_id), g.name, '12 Dorp Street, Stellenbosch',
@@ -93,7 +47,7 @@ async function request(status = 'Ready for QS', type = 'SAVI', groupId?: string)
 }
 
 const setStatus = (id: string, status: string) =>
-  db.dataSource.query('UPDATE requests.requests SET status = $2 WHERE id = $1', [id, status]);
+  rb.db.dataSource.query('UPDATE requests.requests SET status = $2 WHERE id = $1', [id, status]);
 
 const section = (name: string, fields: Partial<ReportSectionBody> = {}): ReportSectionBody => ({
   name,
@@ -340,18 +294,18 @@ describe('sections', () => {
 
 describe('atomic saves', () => {
   afterEach(async () => {
-    await db.dataSource.query('DROP TRIGGER IF EXISTS test_fail ON reportbuilder.report_edits');
-    await db.dataSource.query('DROP FUNCTION IF EXISTS reportbuilder.test_fail()');
+    await rb.db.dataSource.query('DROP TRIGGER IF EXISTS test_fail ON reportbuilder.report_edits');
+    await rb.db.dataSource.query('DROP FUNCTION IF EXISTS reportbuilder.test_fail()');
   });
 
   it('leaves nothing half-written when a save fails midway (500, logged)', async () => {
     const id = await request();
     expect((await saveSections(OPERATOR, id, { a: section('Main') }, 0)).statusCode).toBe(200);
     // The edit line is the save's last write: make it fail.
-    await db.dataSource.query(`
+    await rb.db.dataSource.query(`
       CREATE FUNCTION reportbuilder.test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'test failure'; END $$`);
-    await db.dataSource.query(`
+    await rb.db.dataSource.query(`
       CREATE TRIGGER test_fail BEFORE INSERT ON reportbuilder.report_edits
       FOR EACH ROW EXECUTE FUNCTION reportbuilder.test_fail()`);
     const failed = await call(OPERATOR, 'POST', REPORTBUILDER_API.saveSections, {
@@ -370,7 +324,7 @@ describe('atomic saves', () => {
     // A first save that fails leaves no report at all.
     const fresh = await request();
     expect((await saveSections(OPERATOR, fresh, { a: section('Main') })).statusCode).toBe(500);
-    const rows = await db.dataSource.query('SELECT 1 FROM reportbuilder.reports WHERE request_id = $1', [
+    const rows = await rb.db.dataSource.query('SELECT 1 FROM reportbuilder.reports WHERE request_id = $1', [
       fresh,
     ]);
     expect(rows).toEqual([]);
@@ -380,7 +334,7 @@ describe('atomic saves', () => {
 describe('comments, note, details, address, extra field', () => {
   it('reads and writes comments and the note with and without the id in the path', async () => {
     const id = await request();
-    const operator = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ email: OPERATOR });
+    const operator = await rb.db.dataSource.getRepository(UserEntity).findOneByOrFail({ email: OPERATOR });
     const posted = await call(OPERATOR, 'POST', REPORTBUILDER_API.comments, {
       ID: id,
       userID: 'ignored',
@@ -475,7 +429,7 @@ describe('comments, note, details, address, extra field', () => {
 
 describe('totals', () => {
   it("equal libs/domain's hand-worked report 1 with the group's settings", async () => {
-    const [group] = (await db.dataSource.query(
+    const [group] = (await rb.db.dataSource.query(
       `INSERT INTO identity.groups (name, code, include_vat, include_professional_fee, professional_fee_percentage,
                                     double_volume_percent)
        VALUES ('Worked Example', 'WEX', true, true, 12, 15) RETURNING id`,
@@ -542,14 +496,14 @@ describe('totals', () => {
 describe("totals: the sum-insured check (issue 13 'Beyond the spec')", () => {
   /** A request of a group without VAT or fee whose report totals R 1,000,000.00, with `reference`. */
   async function reportWith(reference: object) {
-    const [group] = (await db.dataSource.query(
+    const [group] = (await rb.db.dataSource.query(
       `INSERT INTO identity.groups (name, code, include_vat, include_professional_fee, professional_fee_percentage,
                                     double_volume_percent)
        VALUES ('Sum Insured ' || gen_random_uuid(), 'SI-' || gen_random_uuid()::text, false, false, 0, 0)
        RETURNING id`,
     )) as { id: string }[];
     const id = await request('In progress', 'SAVI', group!.id);
-    await db.dataSource.query('UPDATE requests.requests SET reference = $2::jsonb WHERE id = $1', [
+    await rb.db.dataSource.query('UPDATE requests.requests SET reference = $2::jsonb WHERE id = $1', [
       id,
       JSON.stringify(reference),
     ]);
@@ -588,7 +542,7 @@ describe("totals: the sum-insured check (issue 13 'Beyond the spec')", () => {
 
   it('takes its tolerance from REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT', () => {
     const tolerance = (value?: string) =>
-      loadReportBuilderConfig({ VAR_DIR: varDir, REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT: value })
+      loadReportBuilderConfig({ VAR_DIR: rb.varDir, REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT: value })
         .sumInsuredTolerancePercent;
     expect(tolerance()).toBe(10);
     expect(tolerance('5')).toBe(5);
@@ -606,7 +560,7 @@ describe("totals: the sum-insured check (issue 13 'Beyond the spec')", () => {
 describe('versions kept at each submission', () => {
   /** What services/requests' submit does: the status, its history line, one transaction. */
   async function submit(id: string, email: string) {
-    await db.dataSource.transaction(async (em) => {
+    await rb.db.dataSource.transaction(async (em) => {
       await em.query(`UPDATE requests.requests SET status = 'QC check' WHERE id = $1`, [id]);
       await em.query(
         `INSERT INTO requests.request_history (request_id, user_id, user_name, field, from_value, to_value)
@@ -708,6 +662,6 @@ describe('paths', () => {
 
 describe('paths with and without their trailing slash', () => {
   it('answers every registered route both ways, and the gateway sends both forms to reportbuilder', async () => {
-    expect(await trailingSlashProblems(app, { service: 'reportbuilder' })).toEqual([]);
+    expect(await trailingSlashProblems(rb.app, { service: 'reportbuilder' })).toEqual([]);
   });
 });

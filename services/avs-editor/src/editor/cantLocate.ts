@@ -17,12 +17,11 @@ import {
   cantLocateResolvable,
   padCode,
 } from '@portal/domain';
-import { formatAddress } from '@portal/geo';
 import { badRequest, notFound, type Caller } from '@portal/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { EditorConflict, recordEdit } from './audit';
 import { requireInSouthAfrica, parcelAtPoint } from './read';
-import { erfName } from './rows';
+import { erfName, formattedAddressOf } from './rows';
 
 /**
  * Can't-locate requests (spec 03 "Can't-locate address screen": AVS, subtype Can't Locate) as the editor
@@ -192,16 +191,7 @@ async function placeOf(em: EntityManager, body: ResolveCantLocateBody): Promise<
       [body.addressId],
     );
     if (!row) throw badRequest(CANT_LOCATE_TEXT.noAddress);
-    const parts = {
-      houseNumber: row.house_number,
-      street: row.street_name,
-      unit: row.unit,
-      estate: row.estate,
-      suburb: row.suburb,
-      town: row.town,
-      postalCode: row.postal_code,
-    };
-    const formatted = formatAddress(parts);
+    const formatted = formattedAddressOf(row);
     return {
       lat: Number(row.lat),
       lng: Number(row.lng),

@@ -35,6 +35,23 @@ export interface AddressRow {
   edited_at: Date | null;
 }
 
+/** An address row's text as formatAddress (libs/geo) writes it. */
+export const formattedAddressOf = (
+  row: Pick<
+    AddressRow,
+    'house_number' | 'street_name' | 'unit' | 'estate' | 'suburb' | 'town' | 'postal_code'
+  >,
+) =>
+  formatAddress({
+    houseNumber: row.house_number,
+    street: row.street_name,
+    unit: row.unit,
+    estate: row.estate,
+    suburb: row.suburb,
+    town: row.town,
+    postalCode: row.postal_code,
+  });
+
 export function toEditorAddress(row: AddressRow): EditorAddress {
   return {
     addressId: row.address_id,
@@ -46,15 +63,7 @@ export function toEditorAddress(row: AddressRow): EditorAddress {
     suburb: row.suburb,
     town: row.town,
     streetCode: padCode(row.postal_code),
-    formattedAddress: formatAddress({
-      houseNumber: row.house_number,
-      street: row.street_name,
-      unit: row.unit,
-      estate: row.estate,
-      suburb: row.suburb,
-      town: row.town,
-      postalCode: row.postal_code,
-    }),
+    formattedAddress: formattedAddressOf(row),
     quality: row.quality,
     qualityCode: qualityCode(row.quality),
     official: row.official,

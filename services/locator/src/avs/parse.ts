@@ -2,6 +2,7 @@ import { MAX_QUERY_LENGTH } from '@portal/contracts';
 import { foldText, normaliseForSearch, padPostalCode, parseAddressQuery, stripCountry } from '@portal/geo';
 import { badRequest } from '@portal/server-kit';
 import { editDistance } from './score';
+import { STREET_TYPES } from './streetTypes';
 
 /**
  * Reading what a user typed into the locator's search box: the checks every search call makes first, and
@@ -171,24 +172,6 @@ export const TRIGRAM_SETTINGS = {
   'pg_trgm.similarity_threshold': 0.3,
 } as const;
 
-/** Street types as normaliseForSearch writes them out: the word that ends a street's name. */
-const STREET_TYPES = new Set([
-  'street',
-  'road',
-  'avenue',
-  'drive',
-  'crescent',
-  'lane',
-  'place',
-  'close',
-  'court',
-  'boulevard',
-  'highway',
-  'square',
-  'terrace',
-  'way',
-  'circle',
-]);
 /** Long enough that one typo in them is still recognisably the type ("stret", "avenu"). */
 const LONG_STREET_TYPES = [...STREET_TYPES].filter((type) => type.length >= 5);
 

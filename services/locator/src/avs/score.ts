@@ -1,3 +1,5 @@
+import { STREET_TYPES } from './streetTypes';
+
 /**
  * How well a result matches what was typed, as a confidence 0..1. PostgreSQL's trigram word similarity
  * says how much of the query is found in a street's "name suburb town" text (typos and a half-typed last
@@ -7,29 +9,7 @@
  */
 
 /** Street-type words: typing "street" says little about which street is meant. */
-const GENERIC_WORDS = new Set([
-  'street',
-  'road',
-  'avenue',
-  'drive',
-  'crescent',
-  'lane',
-  'place',
-  'close',
-  'court',
-  'boulevard',
-  'highway',
-  'square',
-  'terrace',
-  'way',
-  'circle',
-  'extension',
-  'north',
-  'south',
-  'east',
-  'west',
-  'main',
-]);
+const GENERIC_WORDS = new Set([...STREET_TYPES, 'extension', 'north', 'south', 'east', 'west', 'main']);
 
 /** Edit distance with transpositions (optimal string alignment): "chruch" is one edit from "church". */
 export function editDistance(a: string, b: string): number {
