@@ -124,6 +124,19 @@ const ring = [
   [18.8601, -33.9322],
 ];
 
+/** Points as the display data has them: a feature collection, each feature its item's id and properties. */
+const pointCollection = <T extends { lat: number; lng: number }>(items: T[], id: (item: T) => string) => ({
+  data: {
+    type: 'FeatureCollection' as const,
+    features: items.map((item) => ({
+      type: 'Feature' as const,
+      id: id(item),
+      geometry: { type: 'Point' as const, coordinates: [item.lng, item.lat] },
+      properties: item,
+    })),
+  },
+});
+
 export const displayData = (data: AddressEditorData = pointData()): DisplayDataAnswer => ({
   success: true,
   parcelId: data.parcelId,
@@ -174,26 +187,6 @@ export const displayData = (data: AddressEditorData = pointData()): DisplayDataA
         : [],
     },
   },
-  addressData: {
-    data: {
-      type: 'FeatureCollection',
-      features: data.addresses.map((a) => ({
-        type: 'Feature',
-        id: a.addressId,
-        geometry: { type: 'Point', coordinates: [a.lng, a.lat] },
-        properties: a,
-      })),
-    },
-  },
-  poiData: {
-    data: {
-      type: 'FeatureCollection',
-      features: data.pois.map((p) => ({
-        type: 'Feature',
-        id: p.poiId,
-        geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
-        properties: p,
-      })),
-    },
-  },
+  addressData: pointCollection(data.addresses, (a) => a.addressId),
+  poiData: pointCollection(data.pois, (p) => p.poiId),
 });
