@@ -2,6 +2,9 @@
  * The report builder's rules (spec 02 §3 entities, §4.4 behaviour, §4.5 totals, §5 validation; issue 13),
  * pure, used by the report builder service (which stores and prices reports) and its web remote (which
  * shows them as they are edited). Money is worked in whole cents so that sums never carry float errors.
+ *
+ * One module per concern: types (§3 entities), money, rates, totals, validation, crop (and paste), editing
+ * (§4.4), sumInsured (issue 13); internal holds the helpers they share and is not exported.
  */
 export * from './types';
 export * from './money';
