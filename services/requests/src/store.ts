@@ -6,6 +6,7 @@ import type {
   RequestSubType,
   RequestType,
 } from '@portal/contracts';
+import { SqlParameters } from '@portal/db';
 import { conflict } from '@portal/server-kit';
 import type { Caller } from '@portal/server-kit';
 import type { NewRequest } from './form';
@@ -44,7 +45,7 @@ interface CreatedRow {
   request_hash: string | null;
 }
 
-const created = (row: CreatedRow, inserted: boolean): CreatedRequest => ({
+const toCreatedRequest = (row: CreatedRow, inserted: boolean): CreatedRequest => ({
   id: row.id,
   gripReference: row.grip_reference,
   requestType: row.request_type,
@@ -56,7 +57,7 @@ const created = (row: CreatedRow, inserted: boolean): CreatedRequest => ({
   inserted,
 });
 
-const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const jsonOrNull = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /**
  * Writes a new request for the caller, once per idempotency key: the insert skips a row the same user
@@ -99,37 +100,37 @@ export async function insertRequest(
         form.searchedFor,
         form.mode,
         form.formType,
-        json(form.selectedAddress),
+        jsonOrNull(form.selectedAddress),
         JSON.stringify(form.alternativeAddresses),
         form.lat,
         form.lng,
-        json(form.coordinateArray),
+        jsonOrNull(form.coordinateArray),
         form.cantLocate,
-        json(form.geojson),
-        json(form.mapView),
+        jsonOrNull(form.geojson),
+        jsonOrNull(form.mapView),
         JSON.stringify(form.reference),
         form.referenceString,
         form.additional,
         form.needsUpdate,
-        json(form.selected),
+        jsonOrNull(form.selected),
         form.parcelId,
-        json(form.parcel),
+        jsonOrNull(form.parcel),
         form.parcelGeometry,
         form.usedIdan,
-        json(form.imageUrls),
+        jsonOrNull(form.imageUrls),
         form.query,
         form.idempotencyKey,
         form.requestHash,
       ],
     )) as CreatedRow[];
-    if (rows.length === 1) return created(rows[0], true);
+    if (rows.length === 1) return toCreatedRequest(rows[0], true);
 
     const [earlier] = (await manager.query(
       `SELECT ${CREATED_COLUMNS} FROM requests.requests WHERE user_id = $1 AND idempotency_key = $2`,
       [caller.id, form.idempotencyKey],
     )) as CreatedRow[];
     if (earlier.request_hash !== form.requestHash) throw conflict(STORE_TEXT.keyReused);
-    return created(earlier, false);
+    return toCreatedRequest(earlier, false);
   });
 }
 
@@ -231,27 +232,26 @@ export async function mapPoints(
   filter: MapFilter,
 ): Promise<{ total: number; points: RequestMapPoint[] }> {
   const where = ['point IS NOT NULL'];
-  const values: unknown[] = [];
-  const bind = (value: unknown) => `$${values.push(value)}`;
-  if (filter.userId) where.push(`user_id = ${bind(filter.userId)}`);
+  const params = new SqlParameters();
+  if (filter.userId) where.push(`user_id = ${params.bind(filter.userId)}`);
   if (filter.box) {
     const { west, south, east, north } = filter.box;
     where.push(
-      `point && ST_MakeEnvelope(${bind(west)}, ${bind(south)}, ${bind(east)}, ${bind(north)}, 4326)`,
+      `point && ST_MakeEnvelope(${params.bind(west)}, ${params.bind(south)}, ${params.bind(east)}, ${params.bind(north)}, 4326)`,
     );
   }
-  if (filter.statuses) where.push(`status = ANY(${bind(filter.statuses)}::text[])`);
-  if (filter.types) where.push(`request_type = ANY(${bind(filter.types)}::text[])`);
-  if (filter.from) where.push(`created_at >= ${bind(filter.from)}`);
-  if (filter.to) where.push(`created_at < ${bind(filter.to)}`);
+  if (filter.statuses) where.push(`status = ANY(${params.bind(filter.statuses)}::text[])`);
+  if (filter.types) where.push(`request_type = ANY(${params.bind(filter.types)}::text[])`);
+  if (filter.from) where.push(`created_at >= ${params.bind(filter.from)}`);
+  if (filter.to) where.push(`created_at < ${params.bind(filter.to)}`);
   const rows = (await ds.query(
     `SELECT id, grip_reference, request_type, request_sub_type, status, created_at, address, lat, lng,
             (SELECT count(*) FROM requests.requests WHERE ${where.join(' AND ')}) AS total
      FROM requests.requests
      WHERE ${where.join(' AND ')}
      ORDER BY created_at DESC, id DESC
-     LIMIT ${bind(filter.limit)}`,
-    values,
+     LIMIT ${params.bind(filter.limit)}`,
+    params.values,
   )) as (CreatedRow & { address: string; lat: number; lng: number; total: string })[];
   return {
     total: rows.length > 0 ? Number(rows[0].total) : 0,

@@ -66,6 +66,36 @@ function conflictAnswer(reply: FastifyReply, error: unknown, requestId: string) 
  */
 export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
   const onRequest = callerHooks(app, ctx.ds);
+
+  /**
+   * Registers one change call: `start` checks the call (throwing its 400/403) and answers the change to
+   * run; the change's rows are announced and its answer sent, or its conflict answered as a 409.
+   */
+  function postChange<Body extends TSchema>(
+    path: string,
+    body: Body,
+    answer: typeof RequestChangeAnswer | typeof BulkChangeAnswer,
+    start: (
+      body: Static<Body>,
+      caller: Caller,
+    ) => () => Promise<{ changed: RequestRow[]; answer: RequestChangeAnswer | BulkChangeAnswer }>,
+  ): void {
+    app.post(
+      path,
+      { onRequest, schema: { body, response: { 200: answer, ...CHANGE_ERRORS } } },
+      async (request, reply) => {
+        const run = start(request.body as Static<Body>, request.caller);
+        try {
+          const done = await run();
+          await announce(ctx, done.changed, request.log);
+          return reply.send(done.answer);
+        } catch (error) {
+          return conflictAnswer(reply, error, request.id);
+        }
+      },
+    );
+  }
+
   return {
     /** A POST that changes one request and answers `{ success, request }` with the row after the change. */
     postRequestChange<Body extends TSchema>(
@@ -73,25 +103,17 @@ export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
       body: Body,
       plan: (body: Static<Body>, caller: Caller) => RequestChangePlan,
     ): void {
-      app.post(
-        path,
-        { onRequest, schema: { body, response: { 200: RequestChangeAnswer, ...CHANGE_ERRORS } } },
-        async (request, reply) => {
-          const { caller } = request;
-          const change = plan(request.body as Static<Body>, caller);
-          try {
-            const row = await changeRequest(
-              ctx.ds,
-              { id: change.id, caller, version: change.version },
-              change.decide,
-            );
-            await announce(ctx, [row], request.log);
-            return reply.send({ success: true as const, request: row });
-          } catch (error) {
-            return conflictAnswer(reply, error, request.id);
-          }
-        },
-      );
+      postChange(path, body, RequestChangeAnswer, (fields, caller) => {
+        const change = plan(fields, caller);
+        return async () => {
+          const row = await changeRequest(
+            ctx.ds,
+            { id: change.id, caller, version: change.version },
+            change.decide,
+          );
+          return { changed: [row], answer: { success: true as const, request: row } };
+        };
+      });
     },
 
     /** A POST that changes several requests (all or nothing) and answers `{ success, updated }`. */
@@ -100,26 +122,18 @@ export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
       body: Body,
       plan: (body: Static<Body>, caller: Caller) => BulkChangePlan,
     ): void {
-      app.post(
-        path,
-        { onRequest, schema: { body, response: { 200: BulkChangeAnswer, ...CHANGE_ERRORS } } },
-        async (request, reply) => {
-          const { caller } = request;
-          const change = plan(request.body as Static<Body>, caller);
-          try {
-            const rows = await changeRequests(
-              ctx.ds,
-              { ids: change.ids, caller },
-              change.decide,
-              change.refuse,
-            );
-            await announce(ctx, rows, request.log);
-            return reply.send({ success: true as const, updated: rows.length });
-          } catch (error) {
-            return conflictAnswer(reply, error, request.id);
-          }
-        },
-      );
+      postChange(path, body, BulkChangeAnswer, (fields, caller) => {
+        const change = plan(fields, caller);
+        return async () => {
+          const rows = await changeRequests(
+            ctx.ds,
+            { ids: change.ids, caller },
+            change.decide,
+            change.refuse,
+          );
+          return { changed: rows, answer: { success: true as const, updated: rows.length } };
+        };
+      });
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   REQUEST_ADMIN_ROUTES,
   ROLE,
   SubmitBody,
+  type RequestRow,
   UnitPriceBody,
   UpdateStatusBody,
   referenceFields,
@@ -21,6 +22,7 @@ import {
   QC_CHECKS,
   QS_CHECKS,
   TRANSITIONS,
+  type TransitionKind,
   statusChangeAllowed,
   transitionAllowed,
 } from '@portal/domain';
@@ -29,6 +31,7 @@ import type { RequestsContext } from '../../context';
 import { RequestConflict, type HistoryLine, type RowChange } from '../../queue/changes';
 import { isAdmin, requireConsoleUser, requireOwnerOrStaff, requireStaff } from '../../queue/guards';
 import { feeHistoryLines, type FeeChange } from '../../queue/historyLines';
+import type { RequestDbRow } from '../../queue/rows';
 import { requestReferences } from '../../queue/references';
 import { QUEUE_TEXT } from '../../queue/texts';
 import { isYes, yesNoText } from '../../queue/yesNo';
@@ -39,6 +42,17 @@ function requiredComment(comment: string): string {
   const trimmed = comment.trim();
   if (!trimmed) throw badRequest(QUEUE_TEXT.comment);
   return trimmed;
+}
+
+/** The workflow lets the request take `kind` from the status it is in now; else a 409 with the row as it is. */
+function requireTransition(kind: TransitionKind, row: RequestDbRow, current: RequestRow): void {
+  if (!transitionAllowed(kind, row.status))
+    throw new RequestConflict(QUEUE_TEXT.transition(row.status, TRANSITIONS[kind].to), current);
+}
+
+/** A call that names the status it moves the request to must name the one `kind` moves it to. */
+function checkNamedStatus(named: string | undefined, kind: TransitionKind, message: string): void {
+  if (named !== undefined && named !== TRANSITIONS[kind].to) throw badRequest(message);
 }
 
 /** The QC or QS checklist is complete: every one of its checks ticked. */
@@ -80,13 +94,12 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
   postRequestChange(REQUEST_ADMIN_ROUTES.submit, SubmitBody, (body, caller) => {
     requireStaff(caller);
     const to = TRANSITIONS.submit.to;
-    if (body.status !== undefined && body.status !== to) throw badRequest(QUEUE_TEXT.submitStatus(to));
+    checkNamedStatus(body.status, 'submit', QUEUE_TEXT.submitStatus(to));
     return {
       id: body._id,
       version: body.version,
       decide: (row, current) => {
-        if (!transitionAllowed('submit', row.status))
-          throw new RequestConflict(QUEUE_TEXT.transition(row.status, to), current);
+        requireTransition('submit', row, current);
         return {
           set: { status: to, lat: body.lat, lng: body.lng },
           history: [{ field: 'status', from: row.status, to, comment: 'Report submitted' }],
@@ -98,13 +111,12 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
   postRequestChange(REQUEST_ADMIN_ROUTES.query, QueryBody, (body, caller) => {
     requireStaff(caller);
     const comment = requiredComment(body.comment);
-    if (body.status !== undefined && body.status !== 'Query') throw badRequest(QUEUE_TEXT.queryStatus);
+    checkNamedStatus(body.status, 'query', QUEUE_TEXT.queryStatus);
     return {
       id: body._id,
       version: body.version,
       decide: (row, current) => {
-        if (!transitionAllowed('query', row.status))
-          throw new RequestConflict(QUEUE_TEXT.transition(row.status, 'Query'), current);
+        requireTransition('query', row, current);
         return {
           set: { status: 'Query', query: comment },
           history: [{ field: 'status', from: row.status, to: 'Query', comment }],
@@ -121,8 +133,7 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
       version: body.version,
       decide: (row, current) => {
         requireOwnerOrStaff(caller, row.user_id);
-        if (!transitionAllowed('dispute', row.status))
-          throw new RequestConflict(QUEUE_TEXT.transition(row.status, 'Query'), current);
+        requireTransition('dispute', row, current);
         return {
           set: { status: 'Query', query: comment, report_disputed: true },
           history: [{ field: 'dispute', from: row.status, to: 'Query', comment }],
@@ -134,7 +145,7 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
   postRequestChange(REQUEST_ADMIN_ROUTES.qcChecklist, QcChecklistBody, (body, caller) => {
     requireConsoleUser(caller);
     const to = TRANSITIONS.qcApprove.to;
-    if (body.status !== undefined && body.status !== to) throw badRequest(QUEUE_TEXT.qcStatus);
+    checkNamedStatus(body.status, 'qcApprove', QUEUE_TEXT.qcStatus);
     if (!caller.roles.includes(ROLE.saviQC)) throw forbidden(QUEUE_TEXT.qcApproval);
     if (!allTicked(body.checks, QC_CHECKS.length)) throw badRequest(QUEUE_TEXT.qcChecks);
     const fees = {
@@ -146,8 +157,7 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
       id: body._id,
       version: body.version,
       decide: (row, current) => {
-        if (!transitionAllowed('qcApprove', row.status))
-          throw new RequestConflict(QUEUE_TEXT.transition(row.status, to), current);
+        requireTransition('qcApprove', row, current);
         return {
           set: {
             status: to,
@@ -167,15 +177,14 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
   postRequestChange(REQUEST_ADMIN_ROUTES.qsChecklist, QsChecklistBody, (body, caller) => {
     requireStaff(caller);
     const to = TRANSITIONS.qsChecklist.to;
-    if (body.status !== undefined && body.status !== to) throw badRequest(QUEUE_TEXT.qsStatus);
+    checkNamedStatus(body.status, 'qsChecklist', QUEUE_TEXT.qsStatus);
     if (!allTicked(body.checks, QS_CHECKS.length)) throw badRequest(QUEUE_TEXT.qsChecks);
     const priority = isYes(body.priority);
     return {
       id: body._id,
       version: body.version,
       decide: (row, current) => {
-        if (!transitionAllowed('qsChecklist', row.status))
-          throw new RequestConflict(QUEUE_TEXT.transition(row.status, to), current);
+        requireTransition('qsChecklist', row, current);
         const history: HistoryLine[] = [
           { field: 'status', from: row.status, to, comment: 'QS checklist saved' },
         ];

@@ -1,191 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { DataSource } from 'typeorm';
-import {
-  REQUEST_API,
-  REQUEST_CREATED_CHANNEL,
-  SESSION_COOKIE,
-  type RequestCreatedEvent,
-  type RequestForm,
-  type RequestMapAnswer,
-  type RequestRecord,
-} from '@portal/contracts';
-import { GroupEntity, UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
-import { createRedis, ensureKeyPair } from '@portal/server-kit';
-import { signTestSessionFor, trailingSlashProblems } from '@portal/server-kit/testing';
-import { buildApp } from './app';
-import { loadRequestsConfig } from './config';
-import { openDatabase } from './database';
+import { REQUEST_CREATED_CHANNEL, type RequestCreatedEvent, type RequestForm } from '@portal/contracts';
+import { GroupEntity, UserEntity } from '@portal/db';
+import { createRedis } from '@portal/server-kit';
+import { CLAIMS, PLAIN, RATES, env, redisUrl, useRequestsApp, userByEmail } from '../testing/harness';
+import { countRows, create, idFrom, rowOf, rveForm, square } from '../testing/requestForms';
 
-jest.setTimeout(60_000);
+// Request creation (PUT /api/v1.0/request/, spec 01 §7) on a throwaway seeded database and the real Redis:
+// the form as the request tool and the can't-locate screen send it, references, idempotency and the
+// request-created event.
 
-const varDir = mkdtempSync(join(tmpdir(), 'requests-test-'));
-const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
-const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = createRedis(redisUrl, 'requests-test');
-let db: TestDatabase;
-let appDatabase: DataSource;
-let app: FastifyInstance;
-
-const ADMIN = 'admin@portal.test';
-const OPERATOR = 'operator@portal.test';
-const QC = 'qc@portal.test';
-const PLAIN = 'user@portal.test';
-const CLAIMS = 'claims@portal.test';
-const RATES = 'rates@portal.test';
 /** A user of Highveld Valuers, whose group has savi and iris but not avs. */
 const HVV_USER = 'valuer@hvv.test';
 
-beforeAll(async () => {
-  ensureKeyPair(privateKeyFile, publicKeyFile);
-  db = await createTestDatabase({ seed: true });
-  const hvv = await db.dataSource.getRepository(GroupEntity).findOneByOrFail({ code: 'HVV' });
-  await db.dataSource.getRepository(UserEntity).insert({
-    name: 'Karin Smit',
-    email: HVV_USER,
-    passwordHash: 'not-a-hash',
-    groupId: hvv.id,
-  });
-  const config = { ...loadRequestsConfig({ VAR_DIR: varDir, NODE_ENV: 'test' }), logLevel: 'silent' };
-  appDatabase = await openDatabase(db.url);
-  app = await buildApp(config, { ds: appDatabase, redis });
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await appDatabase?.destroy();
-  await db?.drop();
-  await redis.quit();
-});
-
-// ---------------------------------------------------------------------------------------------------
-// Sessions: signed here with the throwaway private key, with the claims identity would put in them.
-
-const signSession = (user: UserEntity) => signTestSessionFor(privateKeyFile, user);
-
-const userByEmail = (email: string) => db.dataSource.getRepository(UserEntity).findOneByOrFail({ email });
-
-async function call(
-  email: string | null,
-  method: InjectOptions['method'],
-  url: string,
-  payload?: InjectOptions['payload'],
-  headers?: InjectOptions['headers'],
-) {
-  const cookies = email ? { [SESSION_COOKIE]: signSession(await userByEmail(email)) } : undefined;
-  return app.inject({ method, url, payload, cookies, headers });
-}
-
-const create = (email: string | null, form: object, headers?: InjectOptions['headers']) =>
-  call(email, 'PUT', REQUEST_API.create, form, headers);
-
-/** A square parcel around a point, as the locator answers it (GeoJSON Polygon). */
-const square = (lat: number, lng: number, d = 0.0002) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng - d, lat - d],
-      [lng + d, lat - d],
-      [lng + d, lat + d],
-      [lng - d, lat + d],
-      [lng - d, lat - d],
-    ],
-  ],
-});
-
-/** A Replacement Value Estimate from the request tool, as a KMI user fills it in (Stellenbosch). */
-function rveForm(overrides: Partial<RequestForm> = {}): RequestForm {
-  const lat = -33.9321;
-  const lng = 18.8602;
-  return {
-    requestType: 'SAVI',
-    requestSubType: 'Replacement Value Estimate',
-    Searched_For: '12 Church Street Stellenbosch',
-    mode: 'address',
-    Selected_Address: {
-      formatted_address: '12 Church Street, Stellenbosch Central, Stellenbosch, 7600',
-      id: '42',
-      type: 'address',
-      location: { lat, lng },
-    },
-    Alternative_Addresses: ['12A Church Street, Stellenbosch Central, Stellenbosch, 7600'],
-    coordinates: { lat, lng },
-    coordinateArray: [lat, lng],
-    map: { lat, lng, zoom: 18 },
-    reference: { POLICY_NUMBER: 'KM123456', BROKER_NAME: 'Acme Brokers' },
-    additional: 'Gate code 1234',
-    needsUpdate: false,
-    selected: {
-      formatted_address: '12 Church Street, Stellenbosch Central, Stellenbosch, 7600',
-      suburb: 'Stellenbosch Central',
-      town: 'Stellenbosch',
-      no: '12',
-      name: 'Church Street',
-      streetcode: '7600',
-      boxcode: '7599',
-    },
-    parcel: {
-      id: '9001',
-      formatted_address: '12 Church Street, Stellenbosch Central, Stellenbosch, 7600',
-      addresses: [{ id: '42', short_formatted_address: '12 Church Street' }],
-      geometry: square(lat, lng),
-    },
-    query: '12 CHURCH STREET STELLENBOSCH',
-    usedIdan: true,
-    imageUrls: { n: '/api/imagery/images/n.jpg', e: null, s: '/api/imagery/images/s.jpg', o: '/o.jpg' },
-    ...overrides,
-  };
-}
-
-const rowOf = async (id: string) =>
-  (
-    await db.dataSource.query(
-      `SELECT *, ST_X(point) AS x, ST_Y(point) AS y, GeometryType(parcel_geom) AS parcel_type,
-              ST_SRID(parcel_geom) AS parcel_srid
-       FROM requests.requests WHERE id = $1`,
-      [id],
-    )
-  )[0];
-
-const idFrom = (location: unknown) => String(location).split('/').at(-2)!;
-const countRows = async () =>
-  Number((await db.dataSource.query('SELECT count(*) FROM requests.requests'))[0].count);
-
-// ---------------------------------------------------------------------------------------------------
-
-describe('sessions', () => {
-  it('answers 401 without a session on every call', async () => {
-    for (const [method, url, body] of [
-      ['PUT', REQUEST_API.create, rveForm()],
-      ['GET', REQUEST_API.any(randomUUID())],
-      ['GET', REQUEST_API.map],
-    ] as const) {
-      const answer = await call(null, method, url, body);
-      expect([url, answer.statusCode]).toEqual([url, 401]);
-      expect(answer.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
-    }
-  });
-
-  it('answers 401 to a deactivated account at once', async () => {
-    const user = await userByEmail(RATES);
-    const session = signSession(user);
-    await db.dataSource.getRepository(UserEntity).update(user.id, { active: false });
-    try {
-      const answer = await app.inject({
-        method: 'GET',
-        url: REQUEST_API.map,
-        cookies: { [SESSION_COOKIE]: session },
-      });
-      expect(answer.statusCode).toBe(401);
-    } finally {
-      await db.dataSource.getRepository(UserEntity).update(user.id, { active: true });
-    }
-  });
+useRequestsApp({
+  seed: async (db) => {
+    const hvv = await db.dataSource.getRepository(GroupEntity).findOneByOrFail({ code: 'HVV' });
+    await db.dataSource.getRepository(UserEntity).insert({
+      name: 'Karin Smit',
+      email: HVV_USER,
+      passwordHash: 'not-a-hash',
+      groupId: hvv.id,
+    });
+  },
 });
 
 describe('PUT /api/v1.0/request/', () => {
@@ -356,7 +192,7 @@ describe('PUT /api/v1.0/request/', () => {
       rveForm({ parcel: { id: '77', geometry: { type: 'Polygon', coordinates: [ring] } } }),
     );
     expect(answer.statusCode).toBe(201);
-    const [row] = await db.dataSource.query(
+    const [row] = await env.db.dataSource.query(
       'SELECT ST_NPoints(parcel_geom) AS points FROM requests.requests WHERE id = $1',
       [idFrom(answer.headers.location)],
     );
@@ -638,162 +474,5 @@ describe('request-created event', () => {
     } finally {
       await subscriber.quit();
     }
-  });
-});
-
-describe('GET /api/v1.0/request/{id}/any', () => {
-  let id: string;
-  let grip: string;
-  beforeAll(async () => {
-    const answer = await create(PLAIN, rveForm());
-    id = idFrom(answer.headers.location);
-    grip = String(answer.headers['x-grip-reference']);
-  });
-
-  it('answers the owner the whole request under the spec names', async () => {
-    const answer = await call(PLAIN, 'GET', REQUEST_API.any(id));
-    expect(answer.statusCode).toBe(200);
-    const record: RequestRecord = answer.json();
-    expect(record).toMatchObject({
-      _id: id,
-      gripReference: grip,
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      status: 'New',
-      user: { name: 'Johan Botha', email: PLAIN },
-      group: { name: 'Karoo Mutual Insurance', code: 'KMI' },
-      Searched_For: '12 Church Street Stellenbosch',
-      coordinates: { lat: -33.9321, lng: 18.8602 },
-      reference: { POLICY_NUMBER: 'KM123456', BROKER_NAME: 'Acme Brokers' },
-      selected: { town: 'Stellenbosch' },
-      parcel: { id: '9001', geometry: { type: 'MultiPolygon' } },
-      imageUrls: { n: '/api/imagery/images/n.jpg' },
-      reportPdfUrl: null,
-      _reportId: null,
-      RVETotal: null,
-      priority: false,
-      cantlocate: false,
-    });
-    expect((await call(PLAIN, 'GET', REQUEST_API.any(grip.toLowerCase()))).json()._id).toBe(id);
-  });
-
-  it('answers staff, refuses other users', async () => {
-    for (const staff of [ADMIN, OPERATOR, QC]) {
-      expect([staff, (await call(staff, 'GET', REQUEST_API.any(id))).statusCode]).toEqual([staff, 200]);
-    }
-    for (const other of [CLAIMS, RATES]) {
-      const answer = await call(other, 'GET', REQUEST_API.any(id));
-      expect([other, answer.statusCode]).toEqual([other, 403]);
-      expect(answer.json().message).toBe('This request belongs to another user.');
-    }
-  });
-
-  it('answers 404 for an unknown request and 400 for a malformed id', async () => {
-    expect((await call(PLAIN, 'GET', REQUEST_API.any(randomUUID()))).statusCode).toBe(404);
-    expect((await call(PLAIN, 'GET', REQUEST_API.any('GRP-0001-999999'))).statusCode).toBe(404);
-    const bad = await call(PLAIN, 'GET', REQUEST_API.any('not-an-id'));
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/must be a request id/);
-  });
-});
-
-describe('GET /api/v1.0/request/map', () => {
-  // A separate area (Bloemfontein), so the other tests' requests stay out of the box.
-  const box = { west: 26.1, south: -29.2, east: 26.3, north: -29.0 };
-  const inBox = (params: Record<string, string | number> = {}) =>
-    `${REQUEST_API.map}?${new URLSearchParams(
-      Object.entries({ ...box, ...params }).map(([key, value]) => [key, String(value)]),
-    )}`;
-  const ids: Record<string, string> = {};
-
-  beforeAll(async () => {
-    const at = (lat: number, lng: number, overrides: Partial<RequestForm> = {}) =>
-      rveForm({ coordinates: { lat, lng }, parcel: null, ...overrides });
-    ids.plainA = idFrom((await create(PLAIN, at(-29.1, 26.2))).headers.location);
-    ids.plainB = idFrom(
-      (await create(PLAIN, at(-29.11, 26.21, { requestSubType: 'Building Size Calculation' }))).headers
-        .location,
-    );
-    ids.plainIris = idFrom(
-      (await create(PLAIN, at(-29.12, 26.22, { requestType: 'IRIS', requestSubType: null }))).headers
-        .location,
-    );
-    ids.rates = idFrom((await create(RATES, at(-29.13, 26.23))).headers.location);
-    ids.outside = idFrom((await create(PLAIN, at(-26.2, 28.04))).headers.location);
-    // Finalised last week, so the status and date filters have something to tell apart.
-    await db.dataSource.query(
-      `UPDATE requests.requests SET status = 'Finalised', created_at = now() - interval '7 days' WHERE id = $1`,
-      [ids.plainB],
-    );
-  });
-
-  it("answers a user's own requests inside the box, newest first, as light points", async () => {
-    const answer = await call(PLAIN, 'GET', inBox());
-    expect(answer.statusCode).toBe(200);
-    const body: RequestMapAnswer = answer.json();
-    expect(body.points.map((point) => point.id)).toEqual([ids.plainIris, ids.plainA, ids.plainB]);
-    expect(body).toMatchObject({ total: 3, truncated: false });
-    expect(body.points[1]).toEqual({
-      id: ids.plainA,
-      gripReference: expect.stringMatching(/^GRP-/),
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      status: 'New',
-      created: expect.any(String),
-      address: '12 Church Street, Stellenbosch Central, Stellenbosch, 7600',
-      lat: -29.1,
-      lng: 26.2,
-    });
-  });
-
-  it("answers staff everyone's requests", async () => {
-    for (const staff of [ADMIN, OPERATOR]) {
-      const body: RequestMapAnswer = (await call(staff, 'GET', inBox())).json();
-      expect(body.points.map((point) => point.id).sort()).toEqual(
-        [ids.plainA, ids.plainB, ids.plainIris, ids.rates].sort(),
-      );
-    }
-  });
-
-  it('filters by status, type and date, and caps the points with the total', async () => {
-    const ofPoints = async (params: Record<string, string | number>) =>
-      ((await call(ADMIN, 'GET', inBox(params))).json() as RequestMapAnswer).points.map((point) => point.id);
-    expect(await ofPoints({ status: 'Finalised' })).toEqual([ids.plainB]);
-    expect(await ofPoints({ status: 'New,Query' })).toHaveLength(3);
-    expect(await ofPoints({ type: 'IRIS' })).toEqual([ids.plainIris]);
-    const today = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
-    expect(await ofPoints({ from: today })).not.toContain(ids.plainB);
-    expect(await ofPoints({ to: new Date(Date.now() - 3 * 24 * 3600_000).toISOString() })).toEqual([
-      ids.plainB,
-    ]);
-
-    const capped: RequestMapAnswer = (await call(ADMIN, 'GET', inBox({ limit: 2 }))).json();
-    expect(capped).toMatchObject({ total: 4, truncated: true });
-    expect(capped.points).toHaveLength(2);
-
-    const everywhere: RequestMapAnswer = (await call(PLAIN, 'GET', REQUEST_API.map)).json();
-    expect(everywhere.points.map((point) => point.id)).toContain(ids.outside);
-  });
-
-  it('refuses a partial or inverted box and unknown filters', async () => {
-    for (const [url, message] of [
-      [`${REQUEST_API.map}?west=26&south=-29`, /The box needs all of/],
-      [`${REQUEST_API.map}?west=27&south=-29&east=26&north=-28`, /The box needs all of/],
-      [inBox({ status: 'Lost' }), /Unknown status 'Lost'/],
-      [inBox({ type: 'FOO' }), /Unknown request type 'FOO'/],
-      [inBox({ from: 'yesterday' }), /from must be a date/],
-      [inBox({ from: '2026-02-01', to: '2026-01-01' }), /from must be before to/],
-      [inBox({ limit: 5001 }), /limit/],
-    ] as const) {
-      const answer = await call(PLAIN, 'GET', url);
-      expect([url, answer.statusCode]).toEqual([url, 400]);
-      expect(answer.json().message).toMatch(message);
-    }
-  });
-});
-
-describe('paths with and without their trailing slash', () => {
-  it('answers every registered route both ways, and the gateway sends both forms to requests', async () => {
-    expect(await trailingSlashProblems(app, { service: 'requests' })).toEqual([]);
   });
 });
