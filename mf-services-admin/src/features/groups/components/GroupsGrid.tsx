@@ -1,8 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import {
@@ -16,16 +14,17 @@ import { NOTIFY_DURATION, useNotify } from '@portal/web-kit';
 import { failureText } from '../../../api/answers';
 import { CheckboxCell } from '../../../grid/CheckboxCell';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
+import { AdminPageGrid } from '../../../grid/AdminPageGrid';
+import { RowActionButton } from '../../../grid/RowActionButton';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
-import { ServerDataGrid } from '@portal/web-kit/grid';
 import { useGridQuery } from '@portal/web-kit/grid';
 import { EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
-import { RatesLink } from '../../rates/components/RatesLink';
-import { AdminUserPicker, type AdminChoice } from '../../users/components/AdminUserPicker';
-import { useGroupsPageQuery, useUpdateGroupMutation } from '../api/groupsApi';
+import { RatesLink } from '../../../components/RatesLink';
+import { AdminUserPicker, type AdminChoice } from '../../../components/AdminUserPicker';
+import { useGroupsPageQuery, useUpdateGroupMutation } from '../../../api/groupsApi';
 import { canSaveGroup, groupChanges } from '../groupRows';
-import { referenceLabel, type ReferenceEntry } from '../references';
+import { referenceLabel, type ReferenceEntry } from '../../../components/references/references';
 import { ReferencesDialog } from './ReferencesDialog';
 
 const GROUPS_GRID_FIELDS: ServerFields = {
@@ -236,17 +235,12 @@ export function GroupsGrid() {
 
   return (
     <>
-      <ServerDataGrid<AdminGroup>
+      <AdminPageGrid<AdminGroup>
         apiRef={apiRef}
         label="Groups"
         grid={grid}
-        rows={page.data?.docs ?? []}
-        rowCount={page.data?.total ?? 0}
-        getRowId={(group) => group._id}
+        page={page}
         columns={columns}
-        loading={page.isFetching}
-        loadFailed={page.isError}
-        onRetry={() => void page.refetch()}
         processRowUpdate={saveRow}
         getRowClassName={({ id }) => (unsavedIds.has(String(id)) ? 'group--unsaved' : '')}
         sx={(theme) => {
@@ -289,11 +283,9 @@ function ReferencesCell({
       >
         {labels || 'None'}
       </Typography>
-      <Tooltip title="Edit references">
-        <IconButton size="small" aria-label={`Edit references of ${groupName}`} onClick={onEdit}>
-          <EditIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <RowActionButton title="Edit references" label={`Edit references of ${groupName}`} onClick={onEdit}>
+        <EditIcon fontSize="small" />
+      </RowActionButton>
     </Stack>
   );
 }

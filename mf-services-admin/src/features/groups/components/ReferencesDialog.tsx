@@ -5,8 +5,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { AdminGroup } from '@portal/contracts';
-import type { ReferenceEntry } from '../references';
-import { ReferencesEditor } from './ReferencesEditor';
+import type { ReferenceEntry } from '../../../components/references/references';
+import { ReferencesEditor } from '../../../components/references/ReferencesEditor';
 
 interface ReferencesDialogProps {
   group: AdminGroup;

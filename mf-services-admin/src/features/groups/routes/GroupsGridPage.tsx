@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from '@mui/material/Button';
 import { GridAddIcon } from '@mui/x-data-grid';
 import { AdminPage } from '../../../layout/AdminPage';
-import { GroupDialog } from '../components/GroupDialog';
+import { GroupDialog } from '../../../components/GroupDialog';
 import { GroupsGrid } from '../components/GroupsGrid';
 
 /** /services/admin/groups (spec 03 "Groups grid"), with the 'create group' dialog. */

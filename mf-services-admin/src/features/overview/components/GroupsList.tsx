@@ -1,20 +1,19 @@
 import { useMemo, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
 import type { AdminGroup } from '@portal/contracts';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
+import { AdminPageGrid } from '../../../grid/AdminPageGrid';
+import { RowActionButton } from '../../../grid/RowActionButton';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
-import { ServerDataGrid } from '@portal/web-kit/grid';
 import { useGridQuery } from '@portal/web-kit/grid';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
 import { ClaimsIcon, EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
-import { serviceSwitchColumns } from './serviceSwitchColumns';
-import { useDeleteGroupMutation, useGroupsPageQuery } from '../../groups/api/groupsApi';
-import { ClaimsSettingsDialog } from '../../groups/components/ClaimsSettingsDialog';
-import { GroupDialog } from '../../groups/components/GroupDialog';
-import { RatesLink } from '../../rates/components/RatesLink';
+import { switchesAndActionsColumns } from './listColumns';
+import { useDeleteGroupMutation, useGroupsPageQuery } from '../../../api/groupsApi';
+import { ClaimsSettingsDialog } from './ClaimsSettingsDialog';
+import { GroupDialog } from '../../../components/GroupDialog';
+import { RatesLink } from '../../../components/RatesLink';
 
 const SERVER_FIELDS: ServerFields = { name: {}, code: {}, active: { type: 'boolean' } };
 
@@ -54,67 +53,40 @@ export function GroupsList() {
         sortable: false,
         filterable: false,
       },
-      ...serviceSwitchColumns<AdminGroup>('group'),
-      {
-        field: 'active',
-        headerName: 'Active',
-        type: 'boolean',
-        width: 90,
-        filterOperators: SERVER_FILTER_OPERATORS.boolean,
-      },
-      {
-        field: 'actions',
-        headerName: 'Actions',
-        type: 'actions',
-        width: 180,
-        getActions: ({ row }) => [
-          <Tooltip key="edit" title="Update group">
-            <IconButton
-              size="small"
-              aria-label={`Update group ${row.name}`}
-              onClick={() => setDialog({ kind: 'update', group: row })}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>,
-          <Tooltip key="claims" title="Claims settings">
-            <IconButton
-              size="small"
-              aria-label={`Claims settings of ${row.name}`}
-              onClick={() => setDialog({ kind: 'claims', group: row })}
-            >
-              <ClaimsIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>,
-          <RatesLink key="rates" group={row} />,
-          <Tooltip key="delete" title="Delete group">
-            <IconButton
-              size="small"
-              aria-label={`Delete group ${row.name}`}
-              onClick={() => setDialog({ kind: 'delete', group: row })}
-            >
-              <GridDeleteIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>,
-        ],
-      },
+      ...switchesAndActionsColumns<AdminGroup>('group', 180, (row) => [
+        <RowActionButton
+          key="edit"
+          title="Update group"
+          label={`Update group ${row.name}`}
+          onClick={() => setDialog({ kind: 'update', group: row })}
+        >
+          <EditIcon fontSize="small" />
+        </RowActionButton>,
+        <RowActionButton
+          key="claims"
+          title="Claims settings"
+          label={`Claims settings of ${row.name}`}
+          onClick={() => setDialog({ kind: 'claims', group: row })}
+        >
+          <ClaimsIcon fontSize="small" />
+        </RowActionButton>,
+        <RatesLink key="rates" group={row} />,
+        <RowActionButton
+          key="delete"
+          title="Delete group"
+          label={`Delete group ${row.name}`}
+          onClick={() => setDialog({ kind: 'delete', group: row })}
+        >
+          <GridDeleteIcon fontSize="small" />
+        </RowActionButton>,
+      ]),
     ],
     [],
   );
 
   return (
     <>
-      <ServerDataGrid<AdminGroup>
-        label="Groups"
-        grid={grid}
-        rows={page.data?.docs ?? []}
-        rowCount={page.data?.total ?? 0}
-        getRowId={(group) => group._id}
-        columns={columns}
-        loading={page.isFetching}
-        loadFailed={page.isError}
-        onRetry={() => void page.refetch()}
-      />
+      <AdminPageGrid<AdminGroup> label="Groups" grid={grid} page={page} columns={columns} />
       {dialog?.kind === 'update' && (
         <GroupDialog mode="update" group={dialog.group} onClose={() => setDialog(null)} />
       )}

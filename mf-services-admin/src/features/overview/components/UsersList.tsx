@@ -1,18 +1,17 @@
 import { useMemo, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
 import type { AdminUser } from '@portal/contracts';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
+import { AdminPageGrid } from '../../../grid/AdminPageGrid';
+import { RowActionButton } from '../../../grid/RowActionButton';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
-import { ServerDataGrid } from '@portal/web-kit/grid';
 import { useGridQuery } from '@portal/web-kit/grid';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
 import { EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
-import { serviceSwitchColumns } from './serviceSwitchColumns';
-import { useDeleteUserMutation, useUsersPageQuery } from '../../users/api/usersApi';
-import { UserDialog } from '../../users/components/UserDialog';
+import { switchesAndActionsColumns } from './listColumns';
+import { useDeleteUserMutation, useUsersPageQuery } from '../../../api/usersApi';
+import { UserDialog } from './UserDialog';
 
 const SERVER_FIELDS: ServerFields = {
   name: {},
@@ -56,57 +55,31 @@ export function UsersList() {
         minWidth: 170,
         filterOperators: SERVER_FILTER_OPERATORS.string,
       },
-      ...serviceSwitchColumns<AdminUser>('user'),
-      {
-        field: 'active',
-        headerName: 'Active',
-        type: 'boolean',
-        width: 90,
-        filterOperators: SERVER_FILTER_OPERATORS.boolean,
-      },
-      {
-        field: 'actions',
-        headerName: 'Actions',
-        type: 'actions',
-        width: 110,
-        getActions: ({ row }) => [
-          <Tooltip key="edit" title="Update user">
-            <IconButton
-              size="small"
-              aria-label={`Update user ${row.name}`}
-              onClick={() => setDialog({ kind: 'update', user: row })}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>,
-          <Tooltip key="delete" title="Delete user">
-            <IconButton
-              size="small"
-              aria-label={`Delete user ${row.name}`}
-              onClick={() => setDialog({ kind: 'delete', user: row })}
-            >
-              <GridDeleteIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>,
-        ],
-      },
+      ...switchesAndActionsColumns<AdminUser>('user', 110, (row) => [
+        <RowActionButton
+          key="edit"
+          title="Update user"
+          label={`Update user ${row.name}`}
+          onClick={() => setDialog({ kind: 'update', user: row })}
+        >
+          <EditIcon fontSize="small" />
+        </RowActionButton>,
+        <RowActionButton
+          key="delete"
+          title="Delete user"
+          label={`Delete user ${row.name}`}
+          onClick={() => setDialog({ kind: 'delete', user: row })}
+        >
+          <GridDeleteIcon fontSize="small" />
+        </RowActionButton>,
+      ]),
     ],
     [],
   );
 
   return (
     <>
-      <ServerDataGrid<AdminUser>
-        label="Users"
-        grid={grid}
-        rows={page.data?.docs ?? []}
-        rowCount={page.data?.total ?? 0}
-        getRowId={(user) => user._id}
-        columns={columns}
-        loading={page.isFetching}
-        loadFailed={page.isError}
-        onRetry={() => void page.refetch()}
-      />
+      <AdminPageGrid<AdminUser> label="Users" grid={grid} page={page} columns={columns} />
       {dialog?.kind === 'update' && <UserDialog user={dialog.user} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'delete' && (
         <ConfirmDeleteDialog

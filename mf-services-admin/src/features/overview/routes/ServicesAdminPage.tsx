@@ -7,8 +7,8 @@ import Tabs from '@mui/material/Tabs';
 import { GridAddIcon } from '@mui/x-data-grid';
 import { AdminPage } from '../../../layout/AdminPage';
 import { PATHS } from '../../../paths';
-import { GroupDialog } from '../../groups/components/GroupDialog';
-import { RatesEditorButton } from '../../rates/components/RatesEditorButton';
+import { GroupDialog } from '../../../components/GroupDialog';
+import { RatesEditorButton } from '../components/RatesEditorButton';
 import { GroupsList } from '../components/GroupsList';
 import { UsersList } from '../components/UsersList';
 

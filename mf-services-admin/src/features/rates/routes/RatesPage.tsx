@@ -16,8 +16,8 @@ import { AdminPage } from '../../../layout/AdminPage';
 import { SaveIcon, UploadIcon } from '../../../layout/icons';
 import { ratesHref } from '../../../paths';
 import { ADMIN_TEXT } from '../../../texts';
-import { useAllGroupsQuery } from '../../groups/api/groupsApi';
-import { useImportRatesMutation, useRatesQuery, useSaveRatesMutation } from '../api/ratesApi';
+import { useAllGroupsQuery } from '../../../api/groupsApi';
+import { useImportRatesMutation, useRatesQuery, useSaveRatesMutation } from '../../../api/ratesApi';
 import { RatesGrid } from '../components/RatesGrid';
 import { newRateRow, rateProblems, toEditableRows, toRateRows, type EditableRateRow } from '../rateRows';
 

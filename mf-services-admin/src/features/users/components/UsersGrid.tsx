@@ -5,17 +5,14 @@ import { useNotify } from '@portal/web-kit';
 import { failureText } from '../../../api/answers';
 import { CheckboxCell } from '../../../grid/CheckboxCell';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
+import { AdminPageGrid } from '../../../grid/AdminPageGrid';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
-import { ServerDataGrid } from '@portal/web-kit/grid';
 import { useGridQuery } from '@portal/web-kit/grid';
 import { ADMIN_TEXT } from '../../../texts';
-import { useAllGroupsQuery } from '../../groups/api/groupsApi';
-import {
-  useAddUserServiceMutation,
-  useRemoveUserServiceMutation,
-} from '../../services/api/serviceAssignmentApi';
-import { useUpdateUserMutation, useUsersPageQuery } from '../api/usersApi';
-import { serviceChanges, USER_FLAGS, userChanges, type UserFlag } from '../userRows';
+import { useAllGroupsQuery } from '../../../api/groupsApi';
+import { useAddUserServiceMutation, useRemoveUserServiceMutation } from '../../../api/serviceAssignmentApi';
+import { useUpdateUserMutation, useUsersPageQuery } from '../../../api/usersApi';
+import { serviceChanges, USER_FLAGS, userChanges, type UserFlag } from '../../../api/userChanges';
 import { GroupEditCell } from './GroupEditCell';
 import { ServiceChips } from './ServiceChips';
 import { ServicesEditCell } from './ServicesEditCell';
@@ -164,17 +161,12 @@ export function UsersGrid() {
   );
 
   return (
-    <ServerDataGrid<AdminUser>
+    <AdminPageGrid<AdminUser>
       apiRef={apiRef}
       label="Users"
       grid={grid}
-      rows={page.data?.docs ?? []}
-      rowCount={page.data?.total ?? 0}
-      getRowId={(user) => user._id}
+      page={page}
       columns={columns}
-      loading={page.isFetching}
-      loadFailed={page.isError}
-      onRetry={() => void page.refetch()}
       processRowUpdate={saveRow}
     />
   );

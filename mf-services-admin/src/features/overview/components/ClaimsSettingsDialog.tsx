@@ -11,9 +11,9 @@ import type { AdminGroup } from '@portal/contracts';
 import { useNotify } from '@portal/web-kit';
 import { reasonOf } from '../../../api/answers';
 import { ADMIN_TEXT } from '../../../texts';
-import { useUpdateGroupMutation } from '../api/groupsApi';
-import type { ReferenceEntry } from '../references';
-import { ReferencesEditor } from './ReferencesEditor';
+import { useUpdateGroupMutation } from '../../../api/groupsApi';
+import type { ReferenceEntry } from '../../../components/references/references';
+import { ReferencesEditor } from '../../../components/references/ReferencesEditor';
 
 /**
  * The claims-settings popup (spec 03 "Services admin screen"): the references a group's claims users

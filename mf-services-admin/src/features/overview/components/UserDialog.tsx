@@ -23,9 +23,9 @@ import { reasonOf } from '../../../api/answers';
 import { LAYOUT } from '../../../constants';
 import { DialogForm } from '../../../layout/DialogForm';
 import { ADMIN_TEXT } from '../../../texts';
-import { useAllGroupsQuery } from '../../groups/api/groupsApi';
-import { useUpdateUserMutation } from '../api/usersApi';
-import { USER_FLAGS, userChanges, type UserFlag } from '../userRows';
+import { useAllGroupsQuery } from '../../../api/groupsApi';
+import { useUpdateUserMutation } from '../../../api/usersApi';
+import { USER_FLAGS, userChanges, type UserFlag } from '../../../api/userChanges';
 
 type UserFormValues = Pick<AdminUser, 'name' | UserFlag> & {
   /** The group's id, '' for none (a select's value cannot be null). */

@@ -3,7 +3,7 @@ import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import type { AdminUser } from '@portal/contracts';
 import { useDebouncedValue } from '@portal/web-kit';
-import { ADMIN_TEXT } from '../../../texts';
+import { ADMIN_TEXT } from '../texts';
 import { useSearchUsersQuery } from '../api/usersApi';
 
 /** A group's admin as the pickers and grids show it: 'name (email)' (spec 03 "Groups grid"). */

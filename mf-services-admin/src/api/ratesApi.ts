@@ -1,6 +1,6 @@
 import { ADMIN_API, type RateRow, type RatesAnswer, type SaveRatesBody } from '@portal/contracts';
 import { baseApi } from '@portal/web-kit';
-import { successfulAnswer } from '../../../api/answers';
+import { successfulAnswer } from './answers';
 
 /**
  * A group's rate table (spec 03 §7: GET/POST reportbuilder/rates), and its spreadsheet import. The

@@ -1,6 +1,6 @@
 import { ADMIN_API, type ServiceListAnswer } from '@portal/contracts';
 import { baseApi } from '@portal/web-kit';
-import { successfulAnswer } from '../../../api/answers';
+import { successfulAnswer } from './answers';
 
 interface Assignment {
   /** The group's or the user's id. */

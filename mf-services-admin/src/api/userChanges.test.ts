@@ -1,5 +1,5 @@
 import type { AdminUser } from '@portal/contracts';
-import { serviceChanges, userChanges } from './userRows';
+import { serviceChanges, userChanges } from './userChanges';
 
 const user: AdminUser = {
   _id: 'u6',

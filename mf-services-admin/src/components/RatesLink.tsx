@@ -1,8 +1,8 @@
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { AdminGroup } from '@portal/contracts';
-import { RatesIcon } from '../../../layout/icons';
-import { ratesHref } from '../../../paths';
+import { RatesIcon } from '../layout/icons';
+import { ratesHref } from '../paths';
 
 /** Opens a group's rates editor in a new browser tab (spec 03 §2). */
 export function RatesLink({ group }: { group: Pick<AdminGroup, '_id' | 'name'> }) {

@@ -1,5 +1,5 @@
 import type { AdminUser, UserUpdateBody } from '@portal/contracts';
-import { ADMIN_TEXT } from '../../texts';
+import { ADMIN_TEXT } from '../texts';
 
 const EDITABLE_FIELDS = [
   'name',

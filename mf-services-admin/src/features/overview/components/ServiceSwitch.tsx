@@ -9,7 +9,7 @@ import {
   useAddUserServiceMutation,
   useRemoveGroupServiceMutation,
   useRemoveUserServiceMutation,
-} from '../api/serviceAssignmentApi';
+} from '../../../api/serviceAssignmentApi';
 
 interface ServiceSwitchProps {
   owner: 'group' | 'user';

@@ -14,7 +14,7 @@ import { RATES_ROLES } from '../../../access';
 import { RatesIcon } from '../../../layout/icons';
 import { ratesHref } from '../../../paths';
 import { ADMIN_TEXT } from '../../../texts';
-import { useAllGroupsQuery } from '../../groups/api/groupsApi';
+import { useAllGroupsQuery } from '../../../api/groupsApi';
 
 /**
  * The 'Rates editor' button (spec 03 "Services admin screen"), for rates editors and admins: it asks

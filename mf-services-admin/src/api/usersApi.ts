@@ -7,8 +7,8 @@ import {
   type UserUpdateBody,
 } from '@portal/contracts';
 import { baseApi } from '@portal/web-kit';
-import { successfulAnswer } from '../../../api/answers';
-import type { PageForModelParams } from '../../../grid/pageForModel';
+import { successfulAnswer } from './answers';
+import type { PageForModelParams } from '../grid/pageForModel';
 
 /** How many users the admin pickers offer for one search. */
 const USER_SEARCH_LIMIT = 25;

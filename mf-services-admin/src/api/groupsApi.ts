@@ -8,8 +8,8 @@ import {
   type GroupUpdateBody,
 } from '@portal/contracts';
 import { baseApi } from '@portal/web-kit';
-import { successfulAnswer } from '../../../api/answers';
-import type { PageForModelParams } from '../../../grid/pageForModel';
+import { successfulAnswer } from './answers';
+import type { PageForModelParams } from '../grid/pageForModel';
 
 /** Groups administration (spec 03 §7 "Administration"): paged list, full list, create, update, delete. */
 export const groupsApi = baseApi.injectEndpoints({

@@ -14,7 +14,7 @@ import {
   referenceLabelProblem,
   removeReference,
   type ReferenceEntry,
-} from '../references';
+} from './references';
 
 interface ReferencesEditorProps {
   /** What the list is called: 'Reference' or 'Claims reference'. */

@@ -18,15 +18,15 @@ import Typography from '@mui/material/Typography';
 import type { AdminGroup, GroupBody } from '@portal/contracts';
 import { messages } from '@portal/domain';
 import { NOTIFY_DURATION, useNotify } from '@portal/web-kit';
-import { failureText, reasonOf } from '../../../api/answers';
-import { groupDialogHeight } from '../../../constants';
-import { ADMIN_TEXT } from '../../../texts';
-import { AdminUserPicker, type AdminChoice } from '../../users/components/AdminUserPicker';
+import { failureText, reasonOf } from '../api/answers';
+import { groupDialogHeight } from '../constants';
+import { ADMIN_TEXT } from '../texts';
+import { AdminUserPicker, type AdminChoice } from './AdminUserPicker';
 import { useCreateGroupMutation, useUpdateGroupMutation } from '../api/groupsApi';
-import { groupChanges } from '../groupRows';
-import type { ReferenceEntry } from '../references';
-import { DialogForm } from '../../../layout/DialogForm';
-import { ReferencesEditor } from './ReferencesEditor';
+import { groupChanges } from '../features/groups/groupRows';
+import type { ReferenceEntry } from './references/references';
+import { DialogForm } from '../layout/DialogForm';
+import { ReferencesEditor } from './references/ReferencesEditor';
 
 /** The extra field a new group starts with (spec 03 §3). */
 const DEFAULT_EXTRA_FIELD = 'Betterments';
