@@ -37,7 +37,9 @@ import { ROUTE_TEXT } from './routes/editor';
 /**
  * services/avs-editor on a throwaway PostgreSQL + PostGIS database with generated geodata (a small
  * Stellenbosch), real Redis, and — for "found at once" — the locator service itself, started from its
- * build on the same database, asked through HTTP as a user would.
+ * build on the same database, asked through HTTP as a user would. One file over 500 lines: that database
+ * and locator process are costly to start, and every case (reads, queues, edits, can't-locate) works on
+ * them, each edit checked through the locator's answers.
  */
 
 jest.setTimeout(120_000);

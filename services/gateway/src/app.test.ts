@@ -1,3 +1,6 @@
+// The gateway against stand-in services (real HTTP servers that echo what they receive). One file over 500
+// lines: every case drives the one gateway and its stand-ins built at the top, the proxy, the remotes, the
+// shell, the headers and the services' own answers being the one path a request takes through it.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';

@@ -1,3 +1,6 @@
+// The address service's calls on one throwaway database seeded with a hand-made geodata set (below). One file
+// over 500 lines: every case asks about that one data set, which the first half of the file builds and
+// explains address by address, so a case and the rows it expects read side by side.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
