@@ -125,7 +125,7 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
     };
   });
 
-  // The request's own user may dispute a report too (docs/decisions.md "Request queue").
+  // Not only staff: the request's own user may dispute its report too.
   postRequestChange(REQUEST_ADMIN_ROUTES.dispute, DisputeBody, (body, caller) => {
     const comment = requiredComment(body.comment);
     return {

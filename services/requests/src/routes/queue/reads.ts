@@ -83,7 +83,7 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
       requireConsoleUser(request.caller);
       const filters = parseRequestFilters(request.query);
       const sort = parseSort(request.query.sort_object, STAFF_DEFAULT_SORT);
-      async function* json() {
+      async function* jsonArray() {
         yield '[';
         let first = true;
         for await (const batch of requestRowsCursor(ctx.ds, { filters, ownerId: null, sort })) {
@@ -93,7 +93,7 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
         }
         yield ']';
       }
-      return reply.type('application/json; charset=utf-8').send(Readable.from(json()));
+      return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArray()));
     },
   );
 
