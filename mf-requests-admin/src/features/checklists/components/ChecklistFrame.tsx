@@ -3,24 +3,10 @@ import Alert from '@mui/material/Alert';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { errorMessages, useSearchParams } from '@portal/web-kit';
+import { errorMessages } from '@portal/web-kit';
 import { useRequestRecordQuery } from '../../../api/requestsApi';
 import { QueuePage } from '../../../layout/QueuePage';
 import { TEXT } from '../../../texts';
-
-/** Spec 02 §2.2: the checklists take requestID, lat and lng from the address. */
-export function useChecklistParams() {
-  const [search] = useSearchParams();
-  const lat = Number(search.get('lat'));
-  const lng = Number(search.get('lng'));
-  return {
-    requestID: search.get('requestID') ?? '',
-    point:
-      search.get('lat') && search.get('lng') && Number.isFinite(lat) && Number.isFinite(lng)
-        ? { lat, lng }
-        : null,
-  };
-}
 
 /** A checklist's page: the request it is about (GRiP reference, status, point), then the checklist. */
 export function ChecklistFrame({

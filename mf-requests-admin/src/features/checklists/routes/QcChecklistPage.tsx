@@ -1,20 +1,19 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Divider from '@mui/material/Divider';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormGroup from '@mui/material/FormGroup';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { REQUEST_ADMIN_API } from '@portal/contracts';
-import { PROPERTY_TYPES, QC_CHECKS, QC_DEFAULTS, qcApprovalEnabled } from '@portal/domain';
+import { QC_CHECKS, QC_DEFAULTS, qcApprovalEnabled } from '@portal/domain';
 import { errorMessages, useCurrentUser, useNavigate, useNotify } from '@portal/web-kit';
 import { useChangeRequestMutation } from '../../../api/requestsApi';
+import { PropertyTypeSelect } from '../../../components/PropertyTypeSelect';
 import { PATHS } from '../../../paths';
 import { TEXT } from '../../../texts';
-import { ChecklistFrame, useChecklistParams } from '../components/ChecklistFrame';
+import { useChecklistParams } from '../../../hooks/useChecklistParams';
+import { ChecklistBoxes } from '../components/ChecklistBoxes';
+import { ChecklistFrame } from '../components/ChecklistFrame';
 import { VersionChangesPanel } from '../components/VersionChangesPanel';
 
 /**
@@ -48,36 +47,9 @@ export function QcChecklistPage() {
         <Stack spacing={2}>
           <VersionChangesPanel requestID={requestID} />
           <Divider />
-          <FormGroup role="group" aria-label="QC checks">
-            {QC_CHECKS.map((check, index) => (
-              <FormControlLabel
-                key={check}
-                control={
-                  <Checkbox
-                    checked={checks[index]}
-                    onChange={(event) =>
-                      setChecks(checks.map((value, i) => (i === index ? event.target.checked : value)))
-                    }
-                  />
-                }
-                label={check}
-              />
-            ))}
-          </FormGroup>
+          <ChecklistBoxes label="QC checks" checks={QC_CHECKS} values={checks} onChange={setChecks} />
           <Stack direction="row" spacing={2}>
-            <TextField
-              select
-              label="Property type"
-              value={propertyType}
-              onChange={(event) => setPropertyType(event.target.value)}
-              sx={{ minWidth: 200 }}
-            >
-              {PROPERTY_TYPES.map((type) => (
-                <MenuItem key={type} value={type}>
-                  {type}
-                </MenuItem>
-              ))}
-            </TextField>
+            <PropertyTypeSelect value={propertyType} onChange={setPropertyType} sx={{ minWidth: 200 }} />
             <TextField
               label="Number of buildings"
               type="number"

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { QueuePage } from '../../../layout/QueuePage';
 import { qcChecklistHref, satelliteMapHref, viewReportHref } from '../../../paths';
 import { TEXT } from '../../../texts';
-import { useChecklistParams } from '../components/ChecklistFrame';
+import { useChecklistParams } from '../../../hooks/useChecklistParams';
 
 /**
  * requests/admin/qc-checklist-launcher (spec 02 §2.2): opens the QC checklist, a satellite map at the

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import FormGroup from '@mui/material/FormGroup';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import { REQUEST_ADMIN_API } from '@portal/contracts';
@@ -12,7 +10,9 @@ import { errorMessages, useNavigate, useNotify } from '@portal/web-kit';
 import { useChangeRequestMutation } from '../../../api/requestsApi';
 import { PATHS, duplicateCheckHref } from '../../../paths';
 import { TEXT } from '../../../texts';
-import { ChecklistFrame, useChecklistParams } from '../components/ChecklistFrame';
+import { useChecklistParams } from '../../../hooks/useChecklistParams';
+import { ChecklistBoxes } from '../components/ChecklistBoxes';
+import { ChecklistFrame } from '../components/ChecklistFrame';
 
 /** requests/admin/qs-checklist (spec 02 §2.2, §4.2): 3 checks, all required; save → Ready for QS. */
 export function QsChecklistPage() {
@@ -27,22 +27,7 @@ export function QsChecklistPage() {
     <ChecklistFrame title={TEXT.qsTitle} requestID={requestID}>
       {(record) => (
         <Stack spacing={2}>
-          <FormGroup role="group" aria-label="QS checks">
-            {QS_CHECKS.map((check, index) => (
-              <FormControlLabel
-                key={check}
-                control={
-                  <Checkbox
-                    checked={checks[index]}
-                    onChange={(event) =>
-                      setChecks(checks.map((value, i) => (i === index ? event.target.checked : value)))
-                    }
-                  />
-                }
-                label={check}
-              />
-            ))}
-          </FormGroup>
+          <ChecklistBoxes label="QS checks" checks={QS_CHECKS} values={checks} onChange={setChecks} />
           <FormControlLabel
             control={<Switch checked={priority} onChange={(event) => setPriority(event.target.checked)} />}
             label="Priority"

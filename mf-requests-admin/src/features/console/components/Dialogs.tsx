@@ -4,10 +4,10 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { PROPERTY_TYPES, QC_DEFAULTS } from '@portal/domain';
+import { QC_DEFAULTS } from '@portal/domain';
+import { PropertyTypeSelect } from '../../../components/PropertyTypeSelect';
 
 interface DialogProps<T> {
   open: boolean;
@@ -15,31 +15,48 @@ interface DialogProps<T> {
   onSubmit: (value: T) => void | Promise<void>;
 }
 
-/** A comment that must not be empty (a query, a dispute). */
-export function CommentDialog({
+/**
+ * One required text in a dialog (a comment, an invoice number): the action is refused while it is blank;
+ * the text goes out trimmed.
+ */
+function RequiredTextDialog({
   title,
   action,
+  label,
+  missingText,
+  multiline = false,
+  clearAfterSubmit = false,
+  maxWidth,
   open,
   onClose,
   onSubmit,
-}: DialogProps<string> & { title: string; action: string }) {
-  const [comment, setComment] = useState('');
+}: DialogProps<string> & {
+  title: string;
+  action: string;
+  label: string;
+  /** The field's message while it is blank. */
+  missingText: string;
+  multiline?: boolean;
+  /** Empty the field after a submit (a dialog kept mounted and opened again). */
+  clearAfterSubmit?: boolean;
+  maxWidth: 'xs' | 'sm';
+}) {
+  const [text, setText] = useState('');
   const [touched, setTouched] = useState(false);
-  const missing = comment.trim() === '';
+  const missing = text.trim() === '';
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth={maxWidth}>
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
         <TextField
           autoFocus
-          multiline
-          minRows={3}
+          {...(multiline ? { multiline: true, minRows: 3 } : {})}
           fullWidth
-          label="Comment"
-          value={comment}
-          onChange={(event) => setComment(event.target.value)}
+          label={label}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
           error={touched && missing}
-          helperText={touched && missing ? 'A comment is required.' : ' '}
+          helperText={touched && missing ? missingText : ' '}
           sx={{ mt: 1 }}
         />
       </DialogContent>
@@ -50,15 +67,31 @@ export function CommentDialog({
           onClick={async () => {
             setTouched(true);
             if (missing) return;
-            await onSubmit(comment.trim());
-            setComment('');
-            setTouched(false);
+            await onSubmit(text.trim());
+            if (clearAfterSubmit) {
+              setText('');
+              setTouched(false);
+            }
           }}
         >
           {action}
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** A comment that must not be empty (a query, a dispute). */
+export function CommentDialog(props: DialogProps<string> & { title: string; action: string }) {
+  return (
+    <RequiredTextDialog
+      {...props}
+      label="Comment"
+      missingText="A comment is required."
+      multiline
+      clearAfterSubmit
+      maxWidth="sm"
+    />
   );
 }
 
@@ -83,18 +116,7 @@ export function FeeDialog({ open, onClose, onSubmit, count }: DialogProps<FeeVal
       <DialogTitle>Update fees of {count} requests</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ mt: 1 }}>
-          <TextField
-            select
-            label="Property type"
-            value={type}
-            onChange={(event) => setType(event.target.value)}
-          >
-            {PROPERTY_TYPES.map((option) => (
-              <MenuItem key={option} value={option}>
-                {option}
-              </MenuItem>
-            ))}
-          </TextField>
+          <PropertyTypeSelect value={type} onChange={setType} />
           <TextField
             label="Number of buildings"
             type="number"
@@ -133,38 +155,15 @@ export function FeeDialog({ open, onClose, onSubmit, count }: DialogProps<FeeVal
 }
 
 /** Spec 02 §7.2 markInvoiced: the invoice number of the selected requests. */
-export function InvoiceDialog({ open, onClose, onSubmit, count }: DialogProps<string> & { count: number }) {
-  const [invoice, setInvoice] = useState('');
-  const [touched, setTouched] = useState(false);
-  const missing = invoice.trim() === '';
+export function InvoiceDialog({ count, ...props }: DialogProps<string> & { count: number }) {
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>Mark {count} requests invoiced</DialogTitle>
-      <DialogContent>
-        <TextField
-          autoFocus
-          fullWidth
-          label="Invoice number"
-          value={invoice}
-          onChange={(event) => setInvoice(event.target.value)}
-          error={touched && missing}
-          helperText={touched && missing ? 'An invoice number is required.' : ' '}
-          sx={{ mt: 1 }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          onClick={async () => {
-            setTouched(true);
-            if (missing) return;
-            await onSubmit(invoice.trim());
-          }}
-        >
-          Mark invoiced
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <RequiredTextDialog
+      {...props}
+      title={`Mark ${count} requests invoiced`}
+      action="Mark invoiced"
+      label="Invoice number"
+      missingText="An invoice number is required."
+      maxWidth="xs"
+    />
   );
 }

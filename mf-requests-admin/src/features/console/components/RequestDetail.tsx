@@ -10,19 +10,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { REQUEST_ADMIN_API, type RequestRow } from '@portal/contracts';
+import { formatSaDateTime } from '@portal/domain';
 import { errorMessages, useNotify } from '@portal/web-kit';
 import {
   useChangeRequestMutation,
   useClientReferencesQuery,
   useRequestHistoryQuery,
 } from '../../../api/requestsApi';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-ZA', {
-    timeZone: 'Africa/Johannesburg',
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
 
 /** A row's detail: its history (who, when, from → to) and its client references, editable. */
 export function RequestDetail({ row, onClose }: { row: RequestRow | null; onClose: () => void }) {
@@ -58,7 +52,7 @@ function History({ id }: { id: string }) {
           <ListItem key={`${line.at}-${index}`} disableGutters>
             <ListItemText
               primary={`${line.field}: ${line.from ?? '—'} → ${line.to ?? '—'}`}
-              secondary={`${when(line.at)} · ${line.user}${line.comment ? ` · ${line.comment}` : ''}`}
+              secondary={`${formatSaDateTime(line.at)} · ${line.user}${line.comment ? ` · ${line.comment}` : ''}`}
             />
           </ListItem>
         ))}

@@ -6,16 +6,15 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef } from '@mui/x-data-grid';
 import { REQUEST_STATUSES, type RequestRow } from '@portal/contracts';
-import { PROPERTY_TYPES, actionFor, ageingLevel, formatRand, type RequestAction } from '@portal/domain';
+import {
+  PROPERTY_TYPES,
+  actionFor,
+  ageingLevel,
+  formatRand,
+  formatSaDateTime,
+  type RequestAction,
+} from '@portal/domain';
 
-const dateTime = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString('en-ZA', {
-        timeZone: 'Africa/Johannesburg',
-        dateStyle: 'medium',
-        timeStyle: 'short',
-      })
-    : '';
 const rand = (value: number | null) => (value === null ? '' : formatRand(value));
 
 const AGEING_COLOUR = { ok: 'success', near: 'warning', over: 'error' } as const;
@@ -67,7 +66,7 @@ export function consoleColumns(options: ConsoleColumnOptions): GridColDef<Reques
       field: 'created',
       headerName: 'Created',
       width: 170,
-      valueFormatter: (value: string) => dateTime(value),
+      valueFormatter: (value: string) => formatSaDateTime(value),
     },
     {
       field: 'status',

@@ -37,7 +37,7 @@ import { QueuePage } from '../../../layout/QueuePage';
 import { duplicateCheckHref, qcLauncherHref, qsChecklistHref, reportBuilderHref } from '../../../paths';
 import { useRequestEvents } from '../../../realtime/useRequestEvents';
 import { TEXT } from '../../../texts';
-import { openReport } from '../../my-requests/components/ReportDownloadButton';
+import { openReport } from '../../../components/ReportDownloadButton';
 import {
   ConsoleFilters,
   DEFAULT_CONSOLE_FILTERS,

@@ -5,9 +5,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { NearRequest } from '@portal/contracts';
-import { duplicateRveText } from '@portal/domain';
-
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-ZA', { timeZone: 'Africa/Johannesburg' });
+import { duplicateRveText, formatSaDate } from '@portal/domain';
 
 /**
  * Spec 03 "Duplicate check": location, reference, client, status, finalised or created date, and the
@@ -19,7 +17,7 @@ export function NearPopup({ request, onClose }: { request: NearRequest; onClose:
     ['Reference', request.reference],
     ['Client', request.client ?? ''],
     ['Status', request.status],
-    [request.dateKind === 'finalised' ? 'Finalised' : 'Created', day(request.date)],
+    [request.dateKind === 'finalised' ? 'Finalised' : 'Created', formatSaDate(request.date)],
     ['RVE', duplicateRveText(request)],
   ];
   return (

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import { BUILTIN_SATELLITE_LAYER, MapView, SATELLITE_LAYER_ID } from '@portal/web-kit';
 import { QueuePage } from '../../../layout/QueuePage';
-import { useChecklistParams } from '../../checklists/components/ChecklistFrame';
+import { useChecklistParams } from '../../../hooks/useChecklistParams';
 import { RequestMarkers } from '../components/RequestMarkers';
 
 /** The QC launcher's satellite map: the portal's imagery at the request's point, labels over it, zoom 18. */

@@ -3,20 +3,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { RequestRow } from '@portal/contracts';
-import { statusDisplay } from '@portal/domain';
+import { formatSaDateTime, statusDisplay } from '@portal/domain';
 import { ServerDataGrid, useGridQuery } from '@portal/web-kit/grid';
 import { pagerParams } from '../../../api/gridQuery';
 import { useRequestPageQuery } from '../../../api/requestsApi';
 import { QueuePage } from '../../../layout/QueuePage';
 import { TEXT } from '../../../texts';
-import { ReportDownloadButton } from '../components/ReportDownloadButton';
-
-const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-ZA', {
-    timeZone: 'Africa/Johannesburg',
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
+import { ReportDownloadButton } from '../../../components/ReportDownloadButton';
 
 /** Spec 03 "User's request list": the columns, the request id and PDF link hidden. */
 const COLUMNS: GridColDef<RequestRow>[] = [
@@ -29,7 +22,7 @@ const COLUMNS: GridColDef<RequestRow>[] = [
     headerName: 'Created',
     width: 180,
     filterable: false,
-    valueFormatter: (value: string) => dateTime(value),
+    valueFormatter: (value: string) => formatSaDateTime(value),
   },
   {
     field: 'status',
