@@ -7,7 +7,6 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   REQUEST_STATUSES,
@@ -20,7 +19,7 @@ import { MapView } from '@portal/web-kit';
 import { MapPopup } from '@portal/web-kit/locator';
 import { useRequestMapQuery } from '../../../api/locatorApi';
 import { SPATIALKEY_TEXT } from '../../../texts';
-import { MultiSelect } from '../components/MultiSelect';
+import { DateFilter, MultiSelect } from '../components/FilterFields';
 import { RequestPopup } from '../components/RequestPopup';
 import { RequestsLayer } from '../components/RequestsLayer';
 import { filtersProblem, mapParams, NO_FILTERS, type Box as MapBox, type RequestFilters } from '../filters';
@@ -69,22 +68,12 @@ export function SpatialKeyPage() {
             value={filters.types}
             onChange={(types) => change({ types })}
           />
-          <TextField
-            size="small"
-            type="date"
+          <DateFilter
             label={SPATIALKEY_TEXT.from}
             value={filters.from}
-            onChange={(event) => change({ from: event.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
+            onChange={(from) => change({ from })}
           />
-          <TextField
-            size="small"
-            type="date"
-            label={SPATIALKEY_TEXT.to}
-            value={filters.to}
-            onChange={(event) => change({ to: event.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
+          <DateFilter label={SPATIALKEY_TEXT.to} value={filters.to} onChange={(to) => change({ to })} />
           <Button onClick={() => change(NO_FILTERS)} disabled={filters === NO_FILTERS}>
             {SPATIALKEY_TEXT.clear}
           </Button>

@@ -3,6 +3,9 @@ import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import Select from '@mui/material/Select';
+import TextField from '@mui/material/TextField';
+
+// The mapping service's filter fields.
 
 /** A filter of several values: none chosen reads `allLabel` (every value). */
 export function MultiSelect<V extends string>({
@@ -44,5 +47,27 @@ export function MultiSelect<V extends string>({
         ))}
       </Select>
     </FormControl>
+  );
+}
+
+/** A day filter ('YYYY-MM-DD', or '' for none), the browser's date input. */
+export function DateFilter({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <TextField
+      size="small"
+      type="date"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      slotProps={{ inputLabel: { shrink: true } }}
+    />
   );
 }
