@@ -11,7 +11,7 @@ export const routes: RouteObject[] = [
   {
     path: PATHS.iris,
     lazy: async () => {
-      const { IrisPage } = await import('./features/order/routes/IrisPage');
+      const { IrisPage } = await import('./pages/IrisPage');
       return {
         element: (
           <RequireService identifiers={IRIS_SERVICES}>

@@ -7,7 +7,7 @@ import {
   useIrisSettingsQuery,
 } from '../../api/irisApi';
 import { IRIS_ERRORS } from '../../texts';
-import { reportOpened } from '../report/state/reportSlice';
+import { reportOpened } from '../../state/reportSlice';
 import { buildIrisRequest, requestIdFromLocation, type OrderInput } from './orderRequest';
 
 export interface OrderReport {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -6,17 +7,23 @@ import Typography from '@mui/material/Typography';
 import type { IrisReport } from '@portal/contracts';
 import { formatSast } from '@portal/domain';
 import { TEXT } from '../../../texts';
-import { AerialPicker } from '../../imagery/components/AerialPicker';
-import { PdfProgress } from '../../pdf/components/PdfProgress';
 import { formatCoordinate } from '@portal/charts';
 import { CrimeSection, ElevationSection, FireSection, SoilSection, WaterSection } from './Sections';
 
 /**
  * The IRiS report (spec 03 §2, §3): its header (GRiP reference, address, coordinates to 6 decimals, the
- * time it was computed in SAST), the imagery step, the PDF's progress, and the sections, each naming its
- * data source.
+ * time it was computed in SAST), the steps beside each other (the page gives them: the imagery step and the
+ * PDF's progress), and the sections, each naming its data source.
  */
-export function ReportView({ report, onClose }: { report: IrisReport; onClose: () => void }) {
+export function ReportView({
+  report,
+  steps,
+  onClose,
+}: {
+  report: IrisReport;
+  steps: ReactNode;
+  onClose: () => void;
+}) {
   const { data } = report;
   const { lat, lng } = data.coordinates;
   return (
@@ -59,10 +66,7 @@ export function ReportView({ report, onClose }: { report: IrisReport; onClose: (
           </Box>
         </Stack>
       </Paper>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-        <AerialPicker reportId={report._id} point={data.coordinates} />
-        <PdfProgress reportId={report._id} requestId={report.requestId} />
-      </Box>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>{steps}</Box>
       <ElevationSection data={data.elevation} />
       <CrimeSection data={data.crimeData} />
       <WaterSection data={data.waterBodyData} />

@@ -46,17 +46,18 @@ export function addressErrors(input: AddressInput): Partial<Record<keyof Address
 export function EditReportAddressPage() {
   const { requestID } = useRouteParams(PARAMS);
   const dispatch = useAppDispatch();
-  const current = useAddressDetailsQuery(requestID ?? skipToken);
+  const addressQuery = useAddressDetailsQuery(requestID ?? skipToken);
   const [saveAddress] = useSaveAddressMutation();
   const [input, setInput] = useState<AddressInput | null>(null);
   const [edited, setEdited] = useState(false);
   const [tried, setTried] = useState(false);
   const [message, setMessage] = useState<SaveMessage | null>(null);
 
-  const data = current.data;
+  const currentAddress = addressQuery.data;
   useEffect(() => {
-    if (data && !edited) setInput({ location: data.location, suburbTownCity: data.suburbTownCity });
-  }, [data, edited]);
+    if (currentAddress && !edited)
+      setInput({ location: currentAddress.location, suburbTownCity: currentAddress.suburbTownCity });
+  }, [currentAddress, edited]);
 
   const errors = input && tried ? addressErrors(input) : {};
   const save = async (): Promise<boolean> => {
@@ -84,7 +85,8 @@ export function EditReportAddressPage() {
   const { prompt } = useUnsavedChanges(edited, save);
 
   if (!requestID) return <Alert severity="info">{TEXT.missingRequest}</Alert>;
-  if (!data || !input) return current.isError ? null : <LinearProgress aria-label={TEXT.loading} />;
+  if (!currentAddress || !input)
+    return addressQuery.isError ? null : <LinearProgress aria-label={TEXT.loading} />;
   const change = (field: keyof AddressInput, value: string) => {
     setInput((i) => (i ? { ...i, [field]: value } : i));
     setEdited(true);
@@ -103,13 +105,13 @@ export function EditReportAddressPage() {
           Current location
         </Typography>
         <Typography component="dd" data-testid="current-location" sx={{ ml: 2 }}>
-          {data.location || '—'}
+          {currentAddress.location || '—'}
         </Typography>
         <Typography component="dt" variant="subtitle2">
           Current suburb, town or city
         </Typography>
         <Typography component="dd" data-testid="current-suburb-town-city" sx={{ ml: 2 }}>
-          {data.suburbTownCity || '—'}
+          {currentAddress.suburbTownCity || '—'}
         </Typography>
       </Box>
       <SaveBar dirty={edited} onSave={save} message={message} />

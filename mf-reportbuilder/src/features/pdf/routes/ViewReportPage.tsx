@@ -33,8 +33,8 @@ type Phase =
  */
 export function ViewReportPage() {
   const { requestID } = useRouteParams(PARAMS);
-  const details = useReportDetailsQuery(requestID ?? skipToken);
-  const request = useReportRequestQuery(requestID ?? skipToken);
+  const detailsQuery = useReportDetailsQuery(requestID ?? skipToken);
+  const requestQuery = useReportRequestQuery(requestID ?? skipToken);
   const [generate] = useGenerateReportMutation();
   const [phase, setPhase] = useState<Phase>({ kind: 'generating', progress: 0 });
   const [attempt, setAttempt] = useState(0);
@@ -42,8 +42,8 @@ export function ViewReportPage() {
   const [started, setStarted] = useState(-1);
 
   // The group is the remote's part of the path (the service prices with the request's own group).
-  const group = details.data?.group?.name ?? request.data?.group?.name ?? null;
-  const known = details.isSuccess || details.isError;
+  const group = detailsQuery.data?.group?.name ?? requestQuery.data?.group?.name ?? null;
+  const known = detailsQuery.isSuccess || detailsQuery.isError;
 
   const start = useCallback(
     async (id: string, groupName: string) => {
@@ -91,7 +91,7 @@ export function ViewReportPage() {
     <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', height: 'calc(100vh - 120px)' }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
         <Typography variant="h5" component="h1">
-          Report {details.data?.gripReference ?? ''}
+          Report {detailsQuery.data?.gripReference ?? ''}
         </Typography>
         <Link to={propertyOverviewHref(requestID)}>Property overview</Link>
         {phase.kind === 'ready' && (

@@ -18,27 +18,27 @@ export function ChecklistFrame({
   requestID: string;
   children: (record: NonNullable<ReturnType<typeof useRequestRecordQuery>['data']>) => ReactNode;
 }) {
-  const record = useRequestRecordQuery(requestID, { skip: !requestID });
+  const recordQuery = useRequestRecordQuery(requestID, { skip: !requestID });
   return (
     <QueuePage title={title}>
       <Paper sx={{ p: 3, maxWidth: 760 }}>
         {!requestID && <Alert severity="error">No request was named (requestID).</Alert>}
-        {record.isLoading && <LinearProgress aria-label="Loading the request" />}
-        {record.isError && (
-          <Alert severity="error">{`${TEXT.loadingError}: ${errorMessages(record.error).join(' ')}`}</Alert>
+        {recordQuery.isLoading && <LinearProgress aria-label="Loading the request" />}
+        {recordQuery.isError && (
+          <Alert severity="error">{`${TEXT.loadingError}: ${errorMessages(recordQuery.error).join(' ')}`}</Alert>
         )}
-        {record.data && (
+        {recordQuery.data && (
           <>
             <Typography variant="h2" sx={{ fontSize: 20 }}>
-              {record.data.gripReference}
+              {recordQuery.data.gripReference}
             </Typography>
             <Typography color="text.secondary" sx={{ mb: 2 }}>
-              Status: {record.data.status}
-              {record.data.coordinates
-                ? ` · ${record.data.coordinates.lat.toFixed(6)}, ${record.data.coordinates.lng.toFixed(6)}`
+              Status: {recordQuery.data.status}
+              {recordQuery.data.coordinates
+                ? ` · ${recordQuery.data.coordinates.lat.toFixed(6)}, ${recordQuery.data.coordinates.lng.toFixed(6)}`
                 : ''}
             </Typography>
-            {children(record.data)}
+            {children(recordQuery.data)}
           </>
         )}
       </Paper>

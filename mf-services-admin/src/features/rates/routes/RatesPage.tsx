@@ -56,7 +56,7 @@ function NoGroupChosen() {
 function RatesEditor({ groupID }: { groupID: string }) {
   const notify = useNotify();
   const { user } = useCurrentUser();
-  const saved = useRatesQuery(groupID);
+  const savedRates = useRatesQuery(groupID);
   const [saveRates, { isLoading: saving }] = useSaveRatesMutation();
   const [importRates, { isLoading: importing }] = useImportRatesMutation();
   // The table being edited; null while it is the saved one.
@@ -64,7 +64,7 @@ function RatesEditor({ groupID }: { groupID: string }) {
   const [focusRowId, setFocusRowId] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const rows = draft ?? toEditableRows(saved.data ?? []);
+  const rows = draft ?? toEditableRows(savedRates.data ?? []);
   const unsaved = draft !== null;
   const problems = rateProblems(rows);
   const groupName = useGroupName(groupID);
@@ -113,14 +113,19 @@ function RatesEditor({ groupID }: { groupID: string }) {
       subtitle={groupName ? `Rate table of ${groupName}` : `Rate table of group ${groupID}`}
       actions={
         <>
-          <Button variant="outlined" startIcon={<GridAddIcon />} onClick={addRow} disabled={!saved.isSuccess}>
+          <Button
+            variant="outlined"
+            startIcon={<GridAddIcon />}
+            onClick={addRow}
+            disabled={!savedRates.isSuccess}
+          >
             Add row
           </Button>
           <Button
             variant="outlined"
             startIcon={<UploadIcon />}
             onClick={() => fileInput.current?.click()}
-            disabled={!saved.isSuccess || importing}
+            disabled={!savedRates.isSuccess || importing}
           >
             Import .xlsx
           </Button>
@@ -130,7 +135,7 @@ function RatesEditor({ groupID }: { groupID: string }) {
               startIcon={<GridDownloadIcon />}
               href={ADMIN_API.ratesExport(groupID)}
               download
-              disabled={!saved.isSuccess}
+              disabled={!savedRates.isSuccess}
             >
               Export .xlsx
             </Button>
@@ -163,17 +168,17 @@ function RatesEditor({ groupID }: { groupID: string }) {
           if (file) void importFile(file);
         }}
       />
-      {saved.isError ? (
+      {savedRates.isError ? (
         <Alert
           severity="error"
           action={
-            <Button color="inherit" size="small" onClick={() => void saved.refetch()}>
+            <Button color="inherit" size="small" onClick={() => void savedRates.refetch()}>
               Try again
             </Button>
           }
         >
           <AlertTitle>{ADMIN_TEXT.loadingError}</AlertTitle>
-          {reasonOf(saved.error)}
+          {reasonOf(savedRates.error)}
         </Alert>
       ) : (
         <>
@@ -202,7 +207,7 @@ function RatesEditor({ groupID }: { groupID: string }) {
           )}
           <RatesGrid
             rows={rows}
-            loading={saved.isLoading || importing}
+            loading={savedRates.isLoading || importing}
             onRowsChange={setDraft}
             focusRowId={focusRowId}
           />

@@ -21,16 +21,21 @@ import {
   usePlaceDetails,
   validateReferences,
 } from '@portal/web-kit/locator';
-import { irisApi } from '../../../api/irisApi';
-import { TEXT } from '../../../texts';
-import { ReportView } from '../../report/components/ReportView';
-import { reportClosed, selectOpenReport } from '../../report/state/reportSlice';
-import { useOrderReport } from '../useOrderReport';
+import { irisApi } from '../api/irisApi';
+import { TEXT } from '../texts';
+import { AerialPicker } from '../features/imagery/components/AerialPicker';
+import { PdfProgress } from '../features/pdf/components/PdfProgress';
+import { ReportView } from '../features/report/components/ReportView';
+import { reportClosed, selectOpenReport } from '../state/reportSlice';
+import { useOrderReport } from '../features/order/useOrderReport';
 
 const asMode = (option: string | null): RequestForm['mode'] =>
   option && (REQUEST_MODES as readonly string[]).includes(option) ? (option as RequestForm['mode']) : null;
 
 /**
+ * The remote's one screen puts its features together (order, report, imagery, pdf), so it lives outside
+ * features/: a feature imports no other feature.
+ *
  * /iris (spec 03 "IRiS request and report screen"): the locator's search and map to pick the property,
  * 'Order risk report', then the report with its imagery step and PDF. Closing the report — or leaving the
  * page with it open — deletes the server's images (imagery/clean) and clears the report's data from the
@@ -79,7 +84,16 @@ export function IrisPage() {
         <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
           {TEXT.title}
         </Typography>
-        <ReportView report={report} onClose={() => close(report._id)} />
+        <ReportView
+          report={report}
+          steps={
+            <>
+              <AerialPicker reportId={report._id} point={report.data.coordinates} />
+              <PdfProgress reportId={report._id} requestId={report.requestId} />
+            </>
+          }
+          onClose={() => close(report._id)}
+        />
       </Box>
     );
   }
