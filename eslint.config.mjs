@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 
 export default tseslint.config(
@@ -28,6 +29,36 @@ export default tseslint.config(
               name: 'react-router',
               message: "Import routing from '@portal/web-kit' (the one shared router).",
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A remote's features do not import each other: what two features share lives outside features/ (the
+    // remote's src/components/, src/hooks/, …) or in a library. Every folder under mf-*/src/features/ is one
+    // element; imports inside one feature are its own (boundaries leaves internal dependencies alone), an
+    // import of another feature of the same or another remote is an error. (eslint-plugin-boundaries:
+    // written for exactly this, flat config, no install script; import/no-restricted-paths would need one
+    // zone per feature.) scripts/lib/featureBoundaries.test.mjs proves the rule fires.
+    files: ['mf-*/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': [
+        { type: 'feature', pattern: 'mf-*/src/features/*', capture: ['remote', 'feature'] },
+      ],
+      // Paths are matched from the workspace root whichever project's folder ESLint runs in.
+      'boundaries/root-path': import.meta.dirname,
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] } },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          message: 'A feature does not import another feature: move what they share out of features/.',
+          policies: [
+            { from: { element: { type: 'feature' } }, disallow: { to: { element: { type: 'feature' } } } },
           ],
         },
       ],
