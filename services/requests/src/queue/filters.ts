@@ -91,12 +91,17 @@ function mergedFilters(query: Record<string, unknown>): Partial<Record<RequestFi
   return merged;
 }
 
-const text = (value: string | undefined) => {
+/** A filter's text, trimmed; null when there is none. */
+const trimmedOrNull = (value: string | undefined) => {
   const trimmed = (value ?? '').trim();
   return trimmed === '' ? null : trimmed;
 };
 
-export function list<T extends string>(
+/**
+ * A comma-separated filter of known values (`status=New,QC check`): the distinct values, null when none is
+ * given; a value that is not one of `allowed` is a 400 naming it.
+ */
+export function allowedValues<T extends string>(
   value: string | undefined,
   allowed: readonly T[],
   message: (v: string) => string,
@@ -111,7 +116,7 @@ export function list<T extends string>(
 }
 
 function yesNo(name: string, value: string | undefined): boolean | null {
-  const given = text(value);
+  const given = trimmedOrNull(value);
   if (given === null) return null;
   const lower = given.toLowerCase();
   if (lower === 'yes' || lower === 'true') return true;
@@ -125,7 +130,7 @@ function yesNo(name: string, value: string | undefined): boolean | null {
  * §9), and an end day is included whole.
  */
 export function dateBound(name: string, value: string | undefined, end: boolean): Date | null {
-  const given = text(value);
+  const given = trimmedOrNull(value);
   if (given === null) return null;
   let date: Date;
   if (EPOCH_MS.test(given)) date = new Date(Number(given));
@@ -145,19 +150,19 @@ export function parseRequestFilters(
   const from = dateBound('start_date', f.start_date, false);
   const to = dateBound('end_date', f.end_date, true);
   if (from && to && from >= to) throw badRequest(FILTER_TEXT.dates);
-  const userId = text(f.user_id);
+  const userId = trimmedOrNull(f.user_id);
   if (userId !== null && !UUID.test(userId)) throw badRequest(FILTER_TEXT.badUserId);
   return {
-    requestTypes: list<RequestType>(f.request_type, REQUEST_TYPES, FILTER_TEXT.badType),
-    requestSubTypes: list<string>(f.request_sub_type, REQUEST_SUBTYPES, FILTER_TEXT.badSubType),
-    statuses: list<RequestStatus>(f.status, REQUEST_STATUSES, FILTER_TEXT.badStatus),
-    client: text(f.client),
-    gripReference: text(f.grip_reference),
-    clientReference: text(f.client_reference),
-    email: text(f.email),
-    firstUser: text(f.firstUser),
-    address: text(f.address),
-    invoiceNumber: text(f.invoiceNumber),
+    requestTypes: allowedValues<RequestType>(f.request_type, REQUEST_TYPES, FILTER_TEXT.badType),
+    requestSubTypes: allowedValues<string>(f.request_sub_type, REQUEST_SUBTYPES, FILTER_TEXT.badSubType),
+    statuses: allowedValues<RequestStatus>(f.status, REQUEST_STATUSES, FILTER_TEXT.badStatus),
+    client: trimmedOrNull(f.client),
+    gripReference: trimmedOrNull(f.grip_reference),
+    clientReference: trimmedOrNull(f.client_reference),
+    email: trimmedOrNull(f.email),
+    firstUser: trimmedOrNull(f.firstUser),
+    address: trimmedOrNull(f.address),
+    invoiceNumber: trimmedOrNull(f.invoiceNumber),
     from,
     to,
     cantLocate: yesNo('cantlocate', f.cantlocate),

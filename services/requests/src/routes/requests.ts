@@ -21,7 +21,7 @@ import { callerHooks, isStaff } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { publishRequestCreated } from '../events';
 import { FORM_TEXT, readRequestForm } from '../form';
-import { FILTER_TEXT, list } from '../queue/filters';
+import { FILTER_TEXT, allowedValues } from '../queue/filters';
 import { findRequest, insertRequest, mapPoints } from '../store';
 import { ERRORS } from './schemas';
 
@@ -129,8 +129,8 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
       const { total, points } = await mapPoints(ctx.ds, {
         userId: isStaff(request.caller) ? null : request.caller.id,
         box,
-        statuses: list<RequestStatus>(query.status, REQUEST_STATUSES, REQUEST_TEXT.badStatus),
-        types: list<RequestType>(query.type, REQUEST_TYPES, REQUEST_TEXT.badType),
+        statuses: allowedValues<RequestStatus>(query.status, REQUEST_STATUSES, REQUEST_TEXT.badStatus),
+        types: allowedValues<RequestType>(query.type, REQUEST_TYPES, REQUEST_TEXT.badType),
         from,
         to,
         limit,
