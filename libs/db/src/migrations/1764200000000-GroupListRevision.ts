@@ -3,7 +3,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 /**
  * A group's name places its users in the users grid too: the groupName filters select users by it and the
  * groupName sort orders them by it. services-admin keeps the sorted matches of a filter with the users
- * list's revision (page-for-model.ts, sortedMatchesOf), so adding, renaming or deleting a group bumps that
+ * list's revision (services/services-admin/src/page-for-model/kept-lists.ts), so adding, renaming or deleting a group bumps that
  * revision as well, in the same transaction as the change.
  */
 export class GroupListRevision1764200000000 implements MigrationInterface {
