@@ -1,43 +1,19 @@
-import { API, type IrisReport } from '@portal/contracts';
-import { json } from '@portal/web-kit/testing';
+import { type IrisReport } from '@portal/contracts';
 
-// The fetch answers and the demo user are web-kit's; the services and reports here are this remote's.
-export { json, text, errorAnswer, answerFetch, callsTo, meAnswer } from '@portal/web-kit/testing';
+// The fetch answers, the services, the references and the demo user are web-kit's; the reports here are
+// this remote's.
+export {
+  json,
+  text,
+  errorAnswer,
+  answerFetch,
+  callsTo,
+  meAnswer,
+  servicesAnswer,
+  referencesAnswer,
+  KMI_REFERENCES,
+} from '@portal/web-kit/testing';
 export { plainUser as irisUser } from '@portal/web-kit/testing';
-
-const service = (identifier: string, active = true) => ({
-  _id: `s-${identifier}`,
-  identifier,
-  name: identifier.toUpperCase(),
-  description: '',
-  url: `/${identifier}`,
-  image: '',
-  active,
-  config: { country: 'ZA', centre: { lat: -29, lng: 24.6 }, zoom: 6 },
-});
-
-/** GET /api/v1.0/users/me/references: the user's group's request references (none by default). */
-export const referencesAnswer = (references: unknown[] = []) => ({
-  [`GET ${API.myReferences}`]: () => json(200, { claimsUser: false, references }),
-});
-
-/** KMI's references (the seed's): a required Policy Number with its regex and message, an optional one. */
-export const KMI_REFERENCES = [
-  [
-    'Policy Number',
-    'POLICY_NUMBER',
-    0,
-    true,
-    '^[A-Z]{2}[0-9]{6}$',
-    'Policy number must be two letters followed by six digits, e.g. KM123456',
-  ],
-  ['Broker Name', 'BROKER_NAME', 1, false, '', ''],
-];
-
-/** GET /api/v1.0/services: the user's services. */
-export const servicesAnswer = (identifiers: string[]) => ({
-  [`GET ${API.services}`]: () => json(200, { success: true, services: identifiers.map((id) => service(id)) }),
-});
 
 export const REPORT_ID = '5b0c2a52-3f7e-4d84-9a56-0d6c1b8e2f11';
 export const REQUEST_ID = '9a7f3c1e-2b4d-4e6f-8a1b-3c5d7e9f1a2b';

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { press } from '../testing/forms';
 import { API } from '@portal/contracts';
 import { TEXT } from '@portal/domain';
-import { answerFetch, json } from '../testing/fetchAnswers';
+import { answerFetch, json, servicesAnswer } from '../testing/fetchAnswers';
 import { renderPortal } from '../testing/renderPortal';
 import { admin, meAnswer, thandi } from '../testing/session';
 
@@ -12,7 +12,7 @@ jest.mock('@portal/web-kit', () => ({
   NotFoundMap: () => <div data-testid="not-found-map" />,
 }));
 
-const noServices = { [`GET ${API.services}`]: () => json(200, { success: true, services: [] }) };
+const noServices = servicesAnswer([]);
 
 describe('route table (spec 01 §2)', () => {
   it.each(['/auth/login', '/auth/register', '/forgot-password', '/reset/abc123', '/auth'])(

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { fillIn, press } from '../../testing/forms';
 import { API } from '@portal/contracts';
 import { ACCOUNT_TEXT, TIMING } from '@portal/domain';
-import { answerFetch, errorAnswer, json } from '../../testing/fetchAnswers';
+import { answerFetch, errorAnswer, servicesAnswer } from '../../testing/fetchAnswers';
 import { renderPortal } from '../../testing/renderPortal';
 import { meAnswer, sessionAnswers, thandi } from '../../testing/session';
 
@@ -46,7 +46,7 @@ describe('login page', () => {
   it('sets the user and goes back to the earlier URL', async () => {
     answerFetch({
       ...sessionAnswers(thandi),
-      [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
+      ...servicesAnswer([]),
     });
     const { router } = renderPortal({
       at: { pathname: '/auth/login', state: { from: { pathname: '/', search: '?tab=services' } } },
@@ -64,7 +64,7 @@ describe('login page', () => {
   it('goes to / after logging in when there is no earlier URL', async () => {
     answerFetch({
       ...sessionAnswers(thandi),
-      [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
+      ...servicesAnswer([]),
     });
     const { router } = renderPortal({ at: '/auth/login' });
 

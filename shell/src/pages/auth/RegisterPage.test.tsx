@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { API } from '@portal/contracts';
 import { ACCOUNT_TEXT, TIMING } from '@portal/domain';
-import { answerFetch, errorAnswer, json } from '../../testing/fetchAnswers';
+import { answerFetch, errorAnswer, servicesAnswer } from '../../testing/fetchAnswers';
 import { fillIn, press } from '../../testing/forms';
 import { renderPortal } from '../../testing/renderPortal';
 import { meAnswer, sessionAnswers, thandi } from '../../testing/session';
@@ -96,7 +96,7 @@ describe('register page', () => {
     jest.useFakeTimers();
     answerFetch({
       ...sessionAnswers(thandi),
-      [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
+      ...servicesAnswer([]),
     });
     const { router } = renderPortal({
       at: { pathname: '/auth/register', state: { from: { pathname: '/', search: '?after=register' } } },

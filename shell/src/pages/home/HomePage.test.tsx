@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { API, type Service } from '@portal/contracts';
 import { TEXT } from '@portal/domain';
 import { press } from '../../testing/forms';
-import { answerFetch, errorAnswer, json } from '../../testing/fetchAnswers';
+import { answerFetch, errorAnswer, json, servicesAnswer } from '../../testing/fetchAnswers';
 import { renderPortal } from '../../testing/renderPortal';
 import { meAnswer, thandi } from '../../testing/session';
 import { NO_SERVICES } from './HomePage';
@@ -54,7 +54,7 @@ describe('home page', () => {
   it('says so when the user has no services', async () => {
     answerFetch({
       ...meAnswer(thandi),
-      [`GET ${API.services}`]: () => json(200, { success: true, services: [] }),
+      ...servicesAnswer([]),
     });
     renderPortal({ at: '/' });
 
