@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import { useRouteError } from '@portal/web-kit';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
+import { FailurePanel } from './FailurePanel';
 
 export const PAGE_FAILED = 'This page could not be shown.';
 
@@ -14,18 +13,13 @@ export function PageError() {
   const error = useRouteError();
   useEffect(() => console.error('A page failed.', error), [error]);
   return (
-    <Container maxWidth="md" sx={{ py: 6 }}>
-      <Alert
-        severity="error"
-        variant="outlined"
-        action={
-          <Button color="inherit" size="small" onClick={() => window.location.reload()}>
-            Reload
-          </Button>
-        }
-      >
-        {PAGE_FAILED}
-      </Alert>
-    </Container>
+    <FailurePanel
+      message={PAGE_FAILED}
+      action={
+        <Button color="inherit" size="small" onClick={() => window.location.reload()}>
+          Reload
+        </Button>
+      }
+    />
   );
 }

@@ -3,12 +3,12 @@ import { Link as RouterLink } from '@portal/web-kit';
 import { useFormik } from 'formik';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { ACCOUNT_TEXT, emailOnlySchema, normaliseEmail } from '@portal/domain';
 import { errorMessages, useForgotPasswordMutation } from '@portal/web-kit';
 import { FormTextField } from '../../forms/FormTextField';
+import { SubmitButton } from '../../forms/SubmitButton';
 import { MessageList } from '../../forms/MessageList';
 import { AuthCard } from './AuthCard';
 
@@ -52,16 +52,7 @@ export function ForgotPasswordPage() {
             autoFocus
           />
           <MessageList messages={failures} />
-          <Button
-            type="submit"
-            variant="contained"
-            fullWidth
-            size="large"
-            sx={{ mt: 2 }}
-            disabled={formik.isSubmitting}
-          >
-            Send reset link
-          </Button>
+          <SubmitButton submitting={formik.isSubmitting}>Send reset link</SubmitButton>
         </Box>
       )}
       <Typography variant="body2" sx={{ mt: 2 }}>

@@ -2,12 +2,12 @@ import { Link as RouterLink, useLocation } from '@portal/web-kit';
 import { useFormik } from 'formik';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import { ACCOUNT_TEXT, loginSchema, normaliseEmail, TIMING } from '@portal/domain';
 import { errorMessages, useLoginMutation } from '@portal/web-kit';
 import { FormTextField } from '../../forms/FormTextField';
+import { SubmitButton } from '../../forms/SubmitButton';
 import { useTimedMessage } from '../../forms/useTimedMessage';
 import { AuthCard } from './AuthCard';
 
@@ -52,16 +52,7 @@ export function LoginPage() {
             {failure}
           </Alert>
         )}
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
-          sx={{ mt: 2 }}
-          disabled={formik.isSubmitting}
-        >
-          Log in
-        </Button>
+        <SubmitButton submitting={formik.isSubmitting}>Log in</SubmitButton>
       </Box>
       <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 2 }}>
         <Link component={RouterLink} to="/forgot-password" variant="body2">

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { newPasswordSchema } from '@portal/domain';
 import { FormTextField } from '../../forms/FormTextField';
+import { SubmitButton } from '../../forms/SubmitButton';
 import { MessageList } from '../../forms/MessageList';
 import { newPasswordFailure } from './newPassword';
 
@@ -50,16 +50,7 @@ export function NewPasswordForm({
         autoComplete="new-password"
       />
       <MessageList messages={failures} />
-      <Button
-        type="submit"
-        variant="contained"
-        fullWidth
-        size="large"
-        sx={{ mt: 2 }}
-        disabled={formik.isSubmitting}
-      >
-        Update password
-      </Button>
+      <SubmitButton submitting={formik.isSubmitting}>Update password</SubmitButton>
     </Box>
   );
 }

@@ -3,12 +3,12 @@ import { Link as RouterLink, useLocation } from '@portal/web-kit';
 import { useFormik } from 'formik';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { ACCOUNT_TEXT, normaliseEmail, registerSchema, TIMING } from '@portal/domain';
 import { baseApi, errorMessages, useAppDispatch, useRegisterMutation } from '@portal/web-kit';
 import { FormTextField } from '../../forms/FormTextField';
+import { SubmitButton } from '../../forms/SubmitButton';
 import { MessageList } from '../../forms/MessageList';
 import { AuthCard } from './AuthCard';
 
@@ -74,16 +74,7 @@ export function RegisterPage() {
           autoComplete="new-password"
         />
         <MessageList messages={failures} />
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
-          sx={{ mt: 2 }}
-          disabled={formik.isSubmitting}
-        >
-          Register
-        </Button>
+        <SubmitButton submitting={formik.isSubmitting}>Register</SubmitButton>
       </Box>
       <Typography variant="body2" sx={{ mt: 2 }}>
         Already registered?{' '}
