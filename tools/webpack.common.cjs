@@ -139,4 +139,37 @@ function createWebConfig({ name, projectDir, entry = {}, publicDir, plugins = []
   };
 }
 
-module.exports = { createWebConfig };
+/**
+ * A remote's build: no entry of its own; it exposes its route array (`./routes`, src/routes.tsx) under its
+ * federation name, with the shared singletons of tools/mf-shared.cjs, for the shell to load at run time
+ * from /remotes.json (shell/README.md, "Writing a remote"). Every remote is built this one way.
+ * @param {{ name: string, projectDir: string }} options `name` is the federation name /remotes.json uses
+ * @param {{ mode?: 'production' | 'development' }} [argv] webpack-cli arguments
+ * @returns {import('webpack').Configuration}
+ */
+function createRemoteConfig({ name, projectDir }, argv) {
+  // Required here, not at the top: the shell's build also reads this file and needs neither.
+  const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+  const { shared } = require('./mf-shared.cjs');
+  return createWebConfig(
+    {
+      name,
+      projectDir,
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes: { './routes': './src/routes.tsx' },
+          shared,
+          manifest: true,
+          dts: false,
+          // Browser only: leave the Node script loader out of the federation runtime.
+          experiments: { optimization: { target: 'web' } },
+        }),
+      ],
+    },
+    argv,
+  );
+}
+
+module.exports = { createWebConfig, createRemoteConfig };
