@@ -14,6 +14,16 @@ export const ErrorAnswer = Type.Object(
 );
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
 
+/**
+ * The error answers a route may give, for its response schema: `errorAnswers(400, 401, 403)` is
+ * `{ 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer }`. Every service lists its routes' errors this one way.
+ */
+export function errorAnswers<const Code extends number>(
+  ...codes: Code[]
+): { [C in Code]: typeof ErrorAnswer } {
+  return Object.fromEntries(codes.map((code) => [code, ErrorAnswer])) as { [C in Code]: typeof ErrorAnswer };
+}
+
 export const MessageAnswer = Type.Object({ message: Type.String() });
 export type MessageAnswer = Static<typeof MessageAnswer>;
 

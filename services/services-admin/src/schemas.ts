@@ -1,14 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorAnswer } from '@portal/contracts';
+import { errorAnswers } from '@portal/contracts';
 
 /** The error answers every admin route can give, for the routes' response schemas. */
-export const ERRORS = {
-  400: ErrorAnswer,
-  401: ErrorAnswer,
-  403: ErrorAnswer,
-  404: ErrorAnswer,
-  409: ErrorAnswer,
-} as const;
+export const ERRORS = errorAnswers(400, 401, 403, 404, 409);
 
 /**
  * page-for-model's query as it arrives (the contract's PageForModelQuery): every parameter a string.

@@ -17,7 +17,7 @@ import {
   EditorIdParams,
   EditorPointParams,
   EditorRequestParams,
-  ErrorAnswer,
+  errorAnswers,
   ParcelEditAnswer,
   ParcelVersionBody,
   PoiEditAnswer,
@@ -57,7 +57,7 @@ export const ROUTE_TEXT = {
   validators: "'Validate Parcel' is for validators only (an e-mail address with a configured prefix).",
 } as const;
 
-const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+const ERRORS = errorAnswers(400, 401, 403, 404);
 const EDIT_ERRORS = { ...ERRORS, 409: EditorConflictAnswer } as const;
 
 /**

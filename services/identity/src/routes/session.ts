@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import {
   IDENTITY_ROUTES,
   ErrorAnswer,
+  errorAnswers,
   LoginBody,
   MessageAnswer,
   RegisterBody,
@@ -38,7 +39,7 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   const perIpLimit = {
     rateLimit: { max: config.attemptsPerIp, timeWindow: config.attemptWindowSeconds * 1000 },
   };
-  const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
+  const errors = errorAnswers(400, 401, 403, 409, 429);
 
   /**
    * The services' route gate reads the roles the session carries (libs/domain routeAccess.ts), while

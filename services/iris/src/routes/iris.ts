@@ -7,6 +7,7 @@ import {
   AERIAL_VIEW_IDS,
   CanGenerateAnswer,
   ErrorAnswer,
+  errorAnswers,
   GenerateAnswer,
   HIGH_RES_STATUSES,
   HighResBody,
@@ -53,7 +54,7 @@ import {
   type ReportRow,
 } from '../store';
 
-const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+const ERRORS = errorAnswers(400, 401, 403, 404);
 
 export const IRIS_TEXT = {
   noService: 'The IRiS service is not active for your account.',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import {
   LOCATOR_ROUTES,
-  ErrorAnswer,
+  errorAnswers,
   GeocodeInput,
   GeoJsonAnswer,
   GeoJsonInput,
@@ -27,7 +27,7 @@ import {
 } from '../avs/search';
 import type { LocatorContext } from '../context';
 
-const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+const ERRORS = errorAnswers(400, 401, 403, 404);
 
 export const AVS_TEXT = {
   needsEmail: 'Please log in with an account that has an e-mail address to search.',

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import {
-  ErrorAnswer,
+  errorAnswers,
   LOCATOR_ROUTES,
   VALIDATION_BATCH_MAX,
   ValidateAnswer,
@@ -13,7 +13,7 @@ import type { LocatorContext } from '../context';
 import { validateAddress, validateBatch } from '../validate/validate';
 import { AVS_TEXT } from './avs';
 
-const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer } as const;
+const ERRORS = errorAnswers(400, 401, 403);
 
 export const VALIDATION_TEXT = {
   noAddresses: 'Send at least one address to validate.',

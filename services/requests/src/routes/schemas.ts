@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ConflictAnswer, ErrorAnswer } from '@portal/contracts';
+import { ConflictAnswer, errorAnswers } from '@portal/contracts';
 
 /** The error answers every call of the service may give (the one error shape, server-kit). */
-export const ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer } as const;
+export const ERRORS = errorAnswers(400, 401, 403, 404);
 
 /** A change's answers add the 409 that carries the row as it is now (or the requests a bulk change refused). */
 export const CHANGE_ERRORS = { ...ERRORS, 409: ConflictAnswer } as const;
