@@ -5,9 +5,12 @@ import { literalUnion } from './common';
  * The SAVi report builder (spec 02 §1, §3, §4.4, §4.5, §5, §7.1, §8; issue 13), served by
  * services/reportbuilder: a request's report (sections with buildings, floors, improvements and groups; the
  * report details, comments, note and extra field), its totals and the versions kept at each submission.
- * The rules (names, totals, the extra field's value) are libs/domain/src/reportBuilder.ts. Rates stay with
+ * The rules (names, totals, the extra field's value) are libs/domain/src/reportBuilder/. Rates stay with
  * services-admin (ADMIN_API.rates); the invoice and zip calls under /reportbuilder/savi/ with
  * services/requests (REQUEST_ADMIN_API). Every path answers with and without its trailing slash.
+ *
+ * One file on purpose: the report is one document whose schemas nest (report → section → building → floor,
+ * improvements, groups), and the client and the service read it as one contract.
  */
 
 const seg = (value: string) => encodeURIComponent(value);
