@@ -8,15 +8,8 @@ import {
   type SectionsAnswer,
   type SumInsuredCheck,
 } from '@portal/contracts';
-import type {
-  ReportBuilding,
-  ReportFloor,
-  ReportImprovement,
-  ReportMarker,
-  ReportSection,
-  ReportSections,
-  TotalsSettings,
-} from '@portal/domain';
+import type { ReportSections, TotalsSettings } from '@portal/domain';
+import { building, floor, improvement, marker, section } from '@portal/domain/testing';
 import { errorAnswer, json, type Answer } from '@portal/web-kit/testing';
 
 // The fetch answers and the demo session users are web-kit's.
@@ -33,62 +26,11 @@ export {
 export const REQUEST_ID = '11111111-1111-4111-8111-111111111111';
 export const GROUP_ID = 'g-karoo';
 
-// The builders of libs/domain/src/reportBuilder.test.ts, for its worked reports.
-export const marker = (number: number): ReportMarker => ({
-  lat: -33.93,
-  lng: 18.86,
-  number,
-  draggable: true,
-});
-export const floor = (size: number | null, doubleVolume = false, location = ''): ReportFloor => ({
-  size,
-  doubleVolume,
-  location,
-});
-export const improvement = (
-  name: string,
-  numberOfUnits: number | null,
-  rate: ReportImprovement['rate'],
-): ReportImprovement => ({
-  name,
-  category: 'improvements',
-  type: 'paving',
-  class: 'A-s',
-  rate,
-  numberOfUnits,
-  marker: marker(1),
-});
-export const building = (name: string, fields: Partial<ReportBuilding> = {}): ReportBuilding => ({
-  name,
-  improvements: [],
-  category: 'buildings',
-  type: 'dwelling',
-  class: 'A-s',
-  constructionType: 'Brick and Plaster',
-  rate: 0,
-  unit: 'no',
-  numberOfUnits: null,
-  floors: [],
-  group: '',
-  slope: false,
-  slopePercentage: null,
-  comment: '',
-  ...fields,
-});
-export const section = (name: string, fields: Partial<ReportSection> = {}): ReportSection => ({
-  name,
-  type: 'residential',
-  includeImage: true,
-  comment: '',
-  marker: null,
-  buildings: [],
-  improvements: [],
-  groups: [],
-  ...fields,
-});
+// The report builders of the domain's tests (a report's entities with what a test does not care about).
+export { marker, floor, improvement, building, section } from '@portal/domain/testing';
 
 /**
- * Report 1 of libs/domain/src/reportBuilder.test.ts ("worked by hand"): with the extra field 12,345.67
+ * Report 1 of libs/domain/src/reportBuilder/totals.test.ts ("worked by hand"): with the extra field 12,345.67
  * included, fee 12 % and VAT 15 %, the subtotal is 2,662,545.16, the fee 319,505.42, VAT 447,307.59 and
  * the grand total 3,429,358.17.
  */

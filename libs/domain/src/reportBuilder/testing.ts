@@ -1,4 +1,7 @@
-/** Builders of report entities for the report builder's tests: each fills in what a test does not care about. */
+/**
+ * Builders of report entities for the report builder's tests (the rules' here, the screens' in
+ * mf-reportbuilder through `@portal/domain/testing`): each fills in what a test does not care about.
+ */
 import {
   type ReportBuilding,
   type ReportFloor,
@@ -7,7 +10,13 @@ import {
   type ReportSection,
 } from './types';
 
-export const marker = (number: number): ReportMarker => ({ lat: 0, lng: 0, number, draggable: true });
+/** A marker on the report's image, placed in Stellenbosch (where the screens' tests put their property). */
+export const marker = (number: number): ReportMarker => ({
+  lat: -33.93,
+  lng: 18.86,
+  number,
+  draggable: true,
+});
 export const floor = (size: number | null, doubleVolume = false, location = ''): ReportFloor => ({
   size,
   doubleVolume,
@@ -48,6 +57,7 @@ export const section = (name: string, fields: Partial<ReportSection> = {}): Repo
   type: 'residential',
   includeImage: true,
   comment: '',
+  marker: null,
   buildings: [],
   improvements: [],
   groups: [],
