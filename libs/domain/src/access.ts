@@ -1,4 +1,4 @@
-import type { MenuItem } from '@portal/contracts';
+import type { MenuItem, SessionClaims } from '@portal/contracts';
 
 /** A user's access-relevant facts, as carried by SessionUser or the JWT claims. */
 export interface AccessSubject {
@@ -40,4 +40,29 @@ export function rolesOf(flags: {
   if (flags.saviOperator) roles.push('saviOperator');
   if (flags.saviQC) roles.push('saviQC');
   return roles;
+}
+
+/** A user as the accounts table holds it: what a session's claims are made of. */
+export interface ClaimsSubject {
+  id: string;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+  ratesEditor: boolean;
+  saviOperator: boolean;
+  saviQC: boolean;
+  groupId: string | null;
+  claimsUser: boolean;
+}
+
+/** The claims identity signs into a user's session (and the tests sign for a user): roles from the flags. */
+export function sessionClaimsOf(user: ClaimsSubject): SessionClaims {
+  return {
+    sub: user.id,
+    email: user.email,
+    name: user.name,
+    roles: rolesOf(user),
+    groupId: user.groupId,
+    claimsUser: user.claimsUser,
+  };
 }

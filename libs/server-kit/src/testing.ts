@@ -1,4 +1,4 @@
-import { rolesOf } from '@portal/domain';
+import { sessionClaimsOf, type ClaimsSubject } from '@portal/domain';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -41,32 +41,11 @@ export function signTestSession(
 }
 
 /** A user as the tests read it (libs/db's UserEntity): what identity puts in the session's claims. */
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  isAdmin: boolean;
-  ratesEditor: boolean;
-  saviOperator: boolean;
-  saviQC: boolean;
-  groupId: string | null;
-  claimsUser: boolean;
-}
+export type SessionUser = ClaimsSubject;
 
 /** The session token identity would sign for `user` (its roles from its flags), for tests. */
 export const signTestSessionFor = (privateKeyFile: string, user: SessionUser, ttlSeconds?: number) =>
-  signTestSession(
-    privateKeyFile,
-    {
-      sub: user.id,
-      email: user.email,
-      name: user.name,
-      roles: rolesOf(user),
-      groupId: user.groupId,
-      claimsUser: user.claimsUser,
-    },
-    ttlSeconds,
-  );
+  signTestSession(privateKeyFile, sessionClaimsOf(user), ttlSeconds);
 
 /** The Cookie header carrying a session token. */
 export const sessionCookieHeader = (token: string) => `${SESSION_COOKIE}=${token}`;

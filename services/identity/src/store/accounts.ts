@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { type GroupEntity, ServiceEntity, UserEntity } from '@portal/db';
 import type { Service, SessionClaims, SessionUser } from '@portal/contracts';
-import { rolesOf } from '@portal/domain';
+import { rolesOf, sessionClaimsOf } from '@portal/domain';
 
 /** The services a user may use: their own plus their (active) group's, only those switched on. */
 export async function ownServices(
@@ -77,16 +77,8 @@ export function toSessionUser(
   };
 }
 
-export function claimsOf(user: UserEntity): SessionClaims {
-  return {
-    sub: user.id,
-    email: user.email,
-    name: user.name,
-    roles: rolesOf(user),
-    groupId: user.groupId,
-    claimsUser: user.claimsUser,
-  };
-}
+/** The claims of `user`'s session (libs/domain's `sessionClaimsOf`, which the tests' sessions use too). */
+export const claimsOf = (user: UserEntity): SessionClaims => sessionClaimsOf(user);
 
 /**
  * The current user for a verified session, read fresh from the database so role and group changes show
