@@ -1,3 +1,6 @@
+// One file on purpose (over 500 lines): the drawn values, the mutations and the answer checks all walk the
+// same schema reader and seed derivation, and reading the generator top to bottom is how a reviewer checks
+// what the suite does and does not try.
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
@@ -9,10 +12,6 @@ import type { RegisteredRoute } from '@portal/server-kit';
  * them — and `answerProblems`, what no answer may show whatever it was asked. fast-check draws every choice
  * from a seed derived from the run's seed and the route, so a run is repeated exactly with the same seed
  * (HOSTILE_SEED) and one route's cases do not change when another route is added.
- *
- * One file on purpose: the drawn values, the mutations and the answer checks all walk the same schema
- * reader and seed derivation, and reading the generator top to bottom is how a reviewer checks what the
- * suite does and does not try.
  */
 
 /** A JSON Schema as TypeBox builds it (its Kind symbols are ignored). */

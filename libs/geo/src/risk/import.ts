@@ -1,3 +1,5 @@
+// One file on purpose (over 500 lines): each risk layer's reader is a short function over the same CSV and
+// transaction helpers, and the layers are imported in one order (stations before the series that name them).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,9 +13,6 @@ import { POPULATION_KEY_ALIASES, RISK_LAYER_SOURCES, RISK_LAYERS, type RiskLayer
  * The IRiS risk layers from the shared data folder into schema `risk`. Each layer is replaced whole in one
  * transaction (delete, batched insert through unnest arrays, its `risk.import_runs` row), so re-running
  * gives the same rows, never copies. A whole import takes a second or two.
- *
- * One file on purpose: each layer's reader is a short function over the same CSV and transaction helpers,
- * and the layers are imported in one order (stations before the series that name them).
  */
 
 /**

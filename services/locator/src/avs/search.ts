@@ -1,3 +1,5 @@
+// One file on purpose (over 500 lines): the address searches share its candidate limits, row shapes and
+// merge, and each statement is tuned against the others (what one kind answers, another leaves out).
 import type { FeatureType, SearchFlags, SearchResultItem } from '@portal/contracts';
 import { formatAddress, normaliseForSearch, shortAddress, type Queryable } from '@portal/geo';
 import {
@@ -24,8 +26,6 @@ import {
  * The searches behind /api/avs/search, /geocode and /searchPostal: one function per kind of feature, each
  * a single bound statement that lets an index find the candidates (trigram GIN on names and search texts,
  * B-trees on numbers and codes) and answers a handful of rows, which are scored here and merged best first.
- * One file over 500 lines: the searches share its candidate limits, row shapes and merge, and each statement
- * is tuned against the others (what one kind answers, another leaves out).
  */
 
 /** Results answered without includeAll, and with it. */
