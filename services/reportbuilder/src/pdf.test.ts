@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
-import {
-  PORTAL_QUEUES,
-  REPORTBUILDER_API,
-  type ReportSectionBody,
-  type ReportSectionsBody,
-} from '@portal/contracts';
+import { PORTAL_QUEUES, REPORTBUILDER_API, type ReportSectionsBody } from '@portal/contracts';
 import { formatMoney } from '@portal/domain';
 import { createStorage } from '@portal/server-kit';
 import { pdfText } from '@portal/pdf-jobs';
@@ -15,7 +10,14 @@ import { PdfTestWorkers } from '@portal/pdf-jobs/testing';
 import { targetImageKey } from './images/keys';
 import { SAVI_PDF_KIND, reportFileName, saviReportPdfKey } from './pdf/report';
 import { saviPdfRenderer } from './pdf/renderer';
-import { reportBuilderTestApp, USERS } from './testing';
+import {
+  buildingBody as building,
+  floorBody as floor,
+  improvementBody as improvement,
+  reportBuilderTestApp,
+  sectionBody as section,
+  USERS,
+} from './testing';
 import { PDF_TEXT, type GeneratePdfAnswer, type SaviReadyAnswer } from './routes/pdf';
 
 // The report PDF on a throwaway seeded database, the real Redis (a queue prefix of this run) and Debian's
@@ -80,44 +82,6 @@ async function request(groupId: string, status = 'In progress'): Promise<{ id: s
   )) as { id: string; grip_reference: string }[];
   return { id: row!.id, grip: row!.grip_reference };
 }
-
-const section = (name: string, fields: Partial<ReportSectionBody> = {}): ReportSectionBody => ({
-  name,
-  type: 'residential',
-  includeImage: true,
-  comment: '',
-  marker: null,
-  buildings: [],
-  improvements: [],
-  groups: [],
-  ...fields,
-});
-const building = (name: string, fields: Partial<ReportSectionBody['buildings'][number]> = {}) => ({
-  name,
-  improvements: [],
-  category: 'buildings',
-  type: 'dwelling',
-  class: 'A-s',
-  constructionType: 'Brick and Plaster',
-  rate: 0 as number | string | null,
-  unit: 'no',
-  numberOfUnits: null,
-  floors: [] as { size: number | null; doubleVolume: boolean; location: string }[],
-  group: '',
-  slope: false,
-  slopePercentage: null as number | null,
-  comment: '',
-  ...fields,
-});
-const improvement = (name: string, numberOfUnits: number, rate: number | string) => ({
-  name,
-  category: 'improvements',
-  type: 'paving',
-  class: 'A-s',
-  rate,
-  numberOfUnits,
-});
-const floor = (size: number, doubleVolume = false) => ({ size, doubleVolume, location: '' });
 
 /** libs/domain reportBuilder.test.ts report 1: grand total 3 429 358.17. */
 const REPORT_1: ReportSectionsBody = {

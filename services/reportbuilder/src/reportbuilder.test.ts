@@ -14,7 +14,13 @@ import { UserEntity } from '@portal/db';
 import { trailingSlashProblems } from '@portal/server-kit/testing';
 import { loadReportBuilderConfig } from './config';
 import { REPORT_TEXT } from './store';
-import { reportBuilderTestApp, USERS } from './testing';
+import {
+  buildingBody as building,
+  improvementBody as improvement,
+  reportBuilderTestApp,
+  sectionBody,
+  USERS,
+} from './testing';
 import { SECTION_TEXT } from './validation';
 
 // The report builder's calls on a throwaway seeded database and the real Redis: roles (anonymous, the
@@ -49,42 +55,9 @@ async function request(status = 'Ready for QS', type = 'SAVI', groupId?: string)
 const setStatus = (id: string, status: string) =>
   rb.db.dataSource.query('UPDATE requests.requests SET status = $2 WHERE id = $1', [id, status]);
 
-const section = (name: string, fields: Partial<ReportSectionBody> = {}): ReportSectionBody => ({
-  name,
-  type: 'residential',
-  includeImage: true,
-  comment: '',
-  marker: { lat: -33.9376, lng: 18.8603, number: 1 },
-  buildings: [],
-  improvements: [],
-  groups: [],
-  ...fields,
-});
-const building = (name: string, fields: Partial<ReportSectionBody['buildings'][number]> = {}) => ({
-  name,
-  improvements: [],
-  category: 'buildings',
-  type: 'dwelling',
-  class: 'A-s',
-  constructionType: 'Brick and Plaster',
-  rate: 0 as number | string | null,
-  unit: 'no',
-  numberOfUnits: null,
-  floors: [] as { size: number | null; doubleVolume: boolean; location: string }[],
-  group: '',
-  slope: false,
-  slopePercentage: null as number | null,
-  comment: '',
-  ...fields,
-});
-const improvement = (name: string, numberOfUnits: number, rate: number | string) => ({
-  name,
-  category: 'improvements',
-  type: 'paving',
-  class: 'A-s',
-  rate,
-  numberOfUnits,
-});
+/** The sections of these tests carry a marker on the property's image. */
+const section = (name: string, fields: Partial<ReportSectionBody> = {}): ReportSectionBody =>
+  sectionBody(name, { marker: { lat: -33.9376, lng: 18.8603, number: 1 }, ...fields });
 
 const saveSections = (email: string | null, id: string, sections: ReportSectionsBody, version?: number) =>
   call(email, 'POST', REPORTBUILDER_API.saveSections, { ID: id, sections, version });

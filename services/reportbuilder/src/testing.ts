@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { SESSION_COOKIE } from '@portal/contracts';
+import { SESSION_COOKIE, type ReportSectionBody } from '@portal/contracts';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { createRedis, ensureKeyPair, type Redis } from '@portal/server-kit';
 import { signTestSessionFor } from '@portal/server-kit/testing';
@@ -81,3 +81,43 @@ export function reportBuilderTestApp(
 
   return test;
 }
+
+// A report's sections as a client sends them (the save call's body), each builder filling in what a test
+// does not care about; a section has no marker unless given one.
+export const sectionBody = (name: string, fields: Partial<ReportSectionBody> = {}): ReportSectionBody => ({
+  name,
+  type: 'residential',
+  includeImage: true,
+  comment: '',
+  marker: null,
+  buildings: [],
+  improvements: [],
+  groups: [],
+  ...fields,
+});
+export const buildingBody = (name: string, fields: Partial<ReportSectionBody['buildings'][number]> = {}) => ({
+  name,
+  improvements: [],
+  category: 'buildings',
+  type: 'dwelling',
+  class: 'A-s',
+  constructionType: 'Brick and Plaster',
+  rate: 0 as number | string | null,
+  unit: 'no',
+  numberOfUnits: null,
+  floors: [] as { size: number | null; doubleVolume: boolean; location: string }[],
+  group: '',
+  slope: false,
+  slopePercentage: null as number | null,
+  comment: '',
+  ...fields,
+});
+export const improvementBody = (name: string, numberOfUnits: number, rate: number | string) => ({
+  name,
+  category: 'improvements',
+  type: 'paving',
+  class: 'A-s',
+  rate,
+  numberOfUnits,
+});
+export const floorBody = (size: number, doubleVolume = false) => ({ size, doubleVolume, location: '' });
