@@ -191,16 +191,38 @@ export type GeoJsonAnswer = Static<typeof GeoJsonAnswer>;
 export const ORIENTATIONS = ['n', 'w', 's', 'e', 'o'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
 
+/**
+ * How an oblique picture was taken, so a height can be read off it: the camera looks from `bearingDegrees`
+ * (where it stands, seen from the location) down at `tiltDegrees`; the ground across the picture's width is
+ * `metresAcross`. A vertical edge of h metres spans h × pixelsPerMetre × cos(tilt) pixels upright.
+ */
+export const ObliqueCamera = Type.Object({
+  orientation: literalUnion(ORIENTATIONS),
+  width: Type.Integer({ minimum: 1, maximum: 20_000 }),
+  height: Type.Integer({ minimum: 1, maximum: 20_000 }),
+  metresAcross: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
+  tiltDegrees: Type.Number({ exclusiveMinimum: 0, maximum: 90 }),
+  bearingDegrees: Type.Number({ minimum: 0, maximum: 360 }),
+});
+export type ObliqueCamera = Static<typeof ObliqueCamera>;
+
 export const ImageUrlQuery = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90 }),
   lng: Type.Number({ minimum: -180, maximum: 180 }),
   orientation: literalUnion(ORIENTATIONS),
+  /** Issue 21: the survey to show (GET /api/imagery/surveys lists them); the newest at the point without. */
+  survey: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
 });
 export type ImageUrlQuery = Static<typeof ImageUrlQuery>;
 
 export const ImageUrlAnswer = Type.Object({
   success: Type.Boolean(),
   url: Type.Union([Type.String(), Type.Null()]),
+  /** Issue 21: the capture date of the survey the picture comes from (null when there is no picture). */
+  capturedOn: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  surveyId: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  /** The camera the picture was taken with (obliques: heights can be read off it). */
+  camera: Type.Optional(Type.Union([ObliqueCamera, Type.Null()])),
 });
 export type ImageUrlAnswer = Static<typeof ImageUrlAnswer>;
 
@@ -215,5 +237,7 @@ export const CoverageAnswer = Type.Object({
   success: Type.Boolean(),
   covered: Type.Boolean(),
   ortho: Type.Boolean(),
+  /** Issue 21: the capture date of the newest survey at the point (null outside coverage). */
+  capturedOn: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type CoverageAnswer = Static<typeof CoverageAnswer>;

@@ -5,6 +5,8 @@ export * from './remotes';
 export * from './paths';
 export * from './admin';
 export * from './geo';
+export * from './imagery';
+export * from './measurements';
 export * from './validation';
 export * from './requests';
 export * from './requestAdmin';

@@ -1,4 +1,5 @@
 import { AVS_API, IMAGERY_API, TILES_API } from './geo';
+import { SURVEY_API } from './imagery';
 import { VALIDATION_API } from './validation';
 
 /**
@@ -19,6 +20,9 @@ export const LOCATOR_ROUTES = {
   smallImageUrl: IMAGERY_API.smallImageUrl,
   /** The built-in provider's rendered images (a wildcard under IMAGERY_API.images). */
   images: `${IMAGERY_API.images}*`,
+  surveys: SURVEY_API.surveys,
+  changes: SURVEY_API.changes,
+  buildings: SURVEY_API.buildings,
   /** The oblique viewer's proxy: a prefix, every path under it is proxied. */
   pictometryProxy: IMAGERY_API.pictometryProxy,
   validate: VALIDATION_API.validate,

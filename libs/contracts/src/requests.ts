@@ -1,4 +1,5 @@
 import { literalUnion } from './common';
+import { MAX_MEASUREMENTS_ON_CREATION, MeasurementInput } from './measurements';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /**
@@ -244,6 +245,8 @@ export const RequestForm = Type.Object({
   usedIdan: Type.Optional(Type.Boolean()),
   imageUrls: Type.Optional(nullable(RequestImageUrls)),
   idempotencyKey: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
+  /** Measurements the requester made in /savi before logging (issue 21): saved with the request, in its transaction. */
+  measurements: Type.Optional(Type.Array(MeasurementInput, { maxItems: MAX_MEASUREMENTS_ON_CREATION })),
 });
 export type RequestForm = Static<typeof RequestForm>;
 

@@ -8,3 +8,4 @@ export * from './iris';
 export * from './reportBuilder';
 export * from './avsEditor';
 export * from './routeAccess';
+export * from './imagery';

@@ -162,6 +162,10 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['GET', '/api/idanImageUrl', SIGNED_IN],
     ['GET', '/api/idanSmallImageUrl', SIGNED_IN],
     ['GET', '/api/imagery/images/*', SIGNED_IN],
+    // Dated imagery (issue 21).
+    ['GET', '/api/imagery/surveys', SIGNED_IN],
+    ['GET', '/api/imagery/changes', SIGNED_IN],
+    ['GET', '/api/imagery/buildings', SIGNED_IN],
     // The oblique viewer's proxy (every method, its own paths below).
     ['*', '/api/pictometry/proxy', SIGNED_IN, { prefix: true }],
   ]),
@@ -176,6 +180,10 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['GET', '/api/v1.0/request/settings', SIGNED_IN],
     ['GET', '/api/v1.0/requests', CONSOLE, CONSOLE_CALL],
     ['GET', '/api/v1.0/request/:id/history', SIGNED_IN, ROW],
+    // Measurements (issue 21): the requester and staff read, staff write.
+    ['GET', '/api/v1.0/request/:id/measurements', SIGNED_IN, ROW],
+    ['POST', '/api/v1.0/request/:id/measurements', STAFF, STAFF_CALL],
+    ['DELETE', '/api/v1.0/request/:id/measurements/:measurementId', STAFF, STAFF_CALL],
     ['GET', '/api/v1.0/request/:id/references', SIGNED_IN, ROW],
     ['GET', '/api/v1.0/request/near/:id/:radius', SIGNED_IN, ROW],
     [

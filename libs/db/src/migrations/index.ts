@@ -12,6 +12,7 @@ import { IrisReports1764410000000 } from './1764410000000-IrisReports';
 import { ReportBuilder1764500000000 } from './1764500000000-ReportBuilder';
 import { ReportImages1764510000000 } from './1764510000000-ReportImages';
 import { AvsEditor1764600000000 } from './1764600000000-AvsEditor';
+import { ImagerySurveys1764700000000 } from './1764700000000-ImagerySurveys';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   ReportBuilder1764500000000,
   ReportImages1764510000000,
   AvsEditor1764600000000,
+  ImagerySurveys1764700000000,
 ];
