@@ -256,6 +256,81 @@ it('waits for the imagery step: canGenerate, the high-resolution status and the 
   expect(await storage().exists(`iris/${id}/aerial-o.jpg`)).toBe(false);
 });
 
+/** Two surveys over the test's point (2019 and 2024) and one elsewhere, as the locator's table holds them. */
+async function surveysAtStellenbosch(): Promise<{ older: number; newer: number; elsewhere: number }> {
+  const square = (lng: number, lat: number) =>
+    `ST_Multi(ST_Expand(ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326), 0.01))`;
+  const rows = (await db.dataSource.query(
+    `INSERT INTO geo.imagery_coverage (kind, name, captured_on, geom, source, source_id, provider) VALUES
+       ('high_resolution', 'Stellenbosch 2019', '2019-03-12', ${square(STELLENBOSCH.lng, STELLENBOSCH.lat)}, 'iris-test', 's2019', 'Test'),
+       ('ortho', 'Stellenbosch 2024', '2024-11-05', ${square(STELLENBOSCH.lng, STELLENBOSCH.lat)}, 'iris-test', 's2024', 'Test'),
+       ('ortho', 'Durban 2025', '2025-01-20', ${square(31.02, -29.85)}, 'iris-test', 'd2025', 'Test')
+     RETURNING id`,
+  )) as { id: string }[];
+  const [older, newer, elsewhere] = rows.map((row) => Number(row.id));
+  return { older, newer, elsewhere };
+}
+
+const aerialRow = async (reportId: string) =>
+  (
+    (await db.dataSource.query(
+      `SELECT aerial_view, aerial_key, aerial_survey_id::int AS survey, aerial_captured_on::text AS captured
+         FROM iris.reports WHERE id = $1`,
+      [reportId],
+    )) as {
+      aerial_view: string | null;
+      aerial_key: string | null;
+      survey: number | null;
+      captured: string | null;
+    }[]
+  )[0];
+
+it('keeps the survey and capture date of the chosen picture, and prints the date in the PDF (issue 21)', async () => {
+  const surveys = await surveysAtStellenbosch();
+  const { report, request } = await createReport();
+  const id = report._id;
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#7a4' } })
+    .jpeg()
+    .toBuffer();
+  const post = (query: string) =>
+    call('user@portal.test', 'POST', `${IRIS_API.aerial(id, 'o')}${query}`, jpeg, {
+      'content-type': 'image/jpeg',
+    });
+  // A survey that is not there, one that does not cover the point, and not a number: 400s, nothing saved.
+  const missing = await post('?survey=2000000000');
+  expect([missing.statusCode, missing.json().message]).toEqual([400, IRIS_TEXT.noSurvey(2_000_000_000)]);
+  const elsewhere = await post(`?survey=${surveys.elsewhere}`);
+  expect([elsewhere.statusCode, elsewhere.json().message]).toEqual([
+    400,
+    IRIS_TEXT.surveyMissesPoint(surveys.elsewhere),
+  ]);
+  expect((await post('?survey=abc')).statusCode).toBe(400);
+  expect((await post('?survey=0')).statusCode).toBe(400);
+  expect(await aerialRow(id)).toEqual({ aerial_view: null, aerial_key: null, survey: null, captured: null });
+  // Without a survey: the newest at the point, as the locator's calls answer.
+  expect((await post('')).statusCode).toBe(200);
+  expect(await aerialRow(id)).toMatchObject({
+    aerial_view: 'o',
+    survey: surveys.newer,
+    captured: '2024-11-05',
+  });
+  // The timeline's older survey.
+  expect((await post(`?survey=${surveys.older}`)).statusCode).toBe(200);
+  expect(await aerialRow(id)).toMatchObject({ survey: surveys.older, captured: '2019-03-12' });
+
+  await call('user@portal.test', 'POST', IRIS_API.highres(id, 0), { counts: { 0: 5 } });
+  startWorker();
+  await call('user@portal.test', 'GET', IRIS_API.generate(id, request._id));
+  await untilReady(id);
+  const download = await call('user@portal.test', 'GET', IRIS_API.download(id));
+  const text = (await pdfText(download.rawPayload)).join(' ');
+  expect(text).toContain('Captured 12 March 2019');
+  await pdfWorkers.stop();
+  // Closing the report forgets the picture and its survey.
+  await call('user@portal.test', 'GET', IRIS_API.clean(id));
+  expect(await aerialRow(id)).toMatchObject({ aerial_key: null, survey: null, captured: null });
+});
+
 it('generates the PDF (polled), serves it, and gives the request its link and Finalised status', async () => {
   startWorker();
   const { report, request } = await createReport();

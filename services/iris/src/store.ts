@@ -22,6 +22,9 @@ export interface ReportRow {
   high_res_counts: Record<string, number> | null;
   aerial_view: string | null;
   aerial_key: string | null;
+  /** The survey (geo.imagery_coverage) the chosen aerial picture came from, and its capture date (YYYY-MM-DD). */
+  aerial_survey_id: string | null;
+  aerial_captured_on: string | null;
   imagery_at: Date | null;
   version: number;
   created_at: Date;
@@ -29,7 +32,8 @@ export interface ReportRow {
   address: string | null;
 }
 
-const REPORT_COLUMNS = `rep.*, req.grip_reference, req.address`;
+// The capture date as text (YYYY-MM-DD): a calendar date, never shifted by a time zone.
+const REPORT_COLUMNS = `rep.*, rep.aerial_captured_on::text AS aerial_captured_on, req.grip_reference, req.address`;
 
 export async function readReport(ds: DataSource, id: string): Promise<ReportRow | null> {
   const [row] = (await ds.query(
@@ -106,7 +110,11 @@ export async function bumpReportVersion(ds: DataSource, reportId: string): Promi
 
 /** The report's aerial picture is gone (imagery/clean). */
 export async function clearAerial(ds: DataSource, reportId: string): Promise<void> {
-  await ds.query('UPDATE iris.reports SET aerial_key = NULL, updated_at = now() WHERE id = $1', [reportId]);
+  await ds.query(
+    `UPDATE iris.reports SET aerial_key = NULL, aerial_survey_id = NULL, aerial_captured_on = NULL, updated_at = now()
+       WHERE id = $1`,
+    [reportId],
+  );
 }
 
 /** The high-resolution imagery status the screen found, with the counts it was chosen from. */
@@ -123,17 +131,50 @@ export async function saveHighResStatus(
   );
 }
 
-/** The aerial view the user chose, stored under `key`. */
+/** The aerial view the user chose, stored under `key`, with the survey it was taken in (null: none known). */
 export async function saveAerial(
   ds: DataSource,
   reportId: string,
-  viewId: string,
-  key: string,
+  aerial: { viewId: string; key: string; survey: AerialSurvey | null },
 ): Promise<void> {
   await ds.query(
-    'UPDATE iris.reports SET aerial_view = $2, aerial_key = $3, updated_at = now() WHERE id = $1',
-    [reportId, viewId, key],
+    `UPDATE iris.reports SET aerial_view = $2, aerial_key = $3, aerial_survey_id = $4, aerial_captured_on = $5,
+            updated_at = now()
+       WHERE id = $1`,
+    [reportId, aerial.viewId, aerial.key, aerial.survey?.id ?? null, aerial.survey?.capturedOn ?? null],
   );
+}
+
+/** An imagery survey (a row of the locator's geo.imagery_coverage) as far as a report's picture needs it. */
+export interface AerialSurvey {
+  id: string;
+  /** YYYY-MM-DD. */
+  capturedOn: string;
+  /** Whether its coverage holds the report's point. */
+  covers: boolean;
+}
+
+/**
+ * The survey a picture of `point` came from: `surveyId` when the screen named one (null when there is no
+ * such survey), else the newest survey covering the point — what the locator's imagery calls answer from
+ * without `survey` (null outside coverage). Read from the locator's table, not taken from the browser: the
+ * PDF prints the date the portal knows.
+ */
+export async function readAerialSurvey(
+  ds: DataSource,
+  surveyId: number | null,
+  point: { lat: number; lng: number },
+): Promise<AerialSurvey | null> {
+  const covers = 'ST_Intersects(geom, ST_SetSRID(ST_MakePoint($1, $2), 4326))';
+  const [row] = (await ds.query(
+    surveyId === null
+      ? `SELECT id::text, captured_on::text AS "capturedOn", true AS covers FROM geo.imagery_coverage
+          WHERE ${covers} ORDER BY captured_on DESC, id DESC LIMIT 1`
+      : `SELECT id::text, captured_on::text AS "capturedOn", ${covers} AS covers FROM geo.imagery_coverage
+          WHERE id = $3`,
+    surveyId === null ? [point.lng, point.lat] : [point.lng, point.lat, surveyId],
+  )) as AerialSurvey[];
+  return row ?? null;
 }
 
 /**

@@ -13,6 +13,7 @@ import { ReportBuilder1764500000000 } from './1764500000000-ReportBuilder';
 import { ReportImages1764510000000 } from './1764510000000-ReportImages';
 import { AvsEditor1764600000000 } from './1764600000000-AvsEditor';
 import { ImagerySurveys1764700000000 } from './1764700000000-ImagerySurveys';
+import { IrisAerialSurvey1764736000000 } from './1764736000000-IrisAerialSurvey';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ReportImages1764510000000,
   AvsEditor1764600000000,
   ImagerySurveys1764700000000,
+  IrisAerialSurvey1764736000000,
 ];

@@ -25,6 +25,7 @@ export function irisPdfRenderer(deps: {
         version: job.version,
         aerialDataUrl: aerial ? imageDataUrl(aerial) : null,
         aerialView: aerial ? report.aerial_view : null,
+        aerialCapturedOn: aerial ? report.aerial_captured_on : null,
         highResStatus: report.high_res_status,
         madeAt: new Date().toISOString(),
       });

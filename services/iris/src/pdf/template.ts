@@ -25,6 +25,8 @@ export interface IrisPdfInput {
   /** The chosen aerial picture as a data URL, or null (none chosen, imagery step timed out, or cleaned). */
   aerialDataUrl: string | null;
   aerialView: string | null;
+  /** Issue 21: the capture date (YYYY-MM-DD) of the survey the aerial picture came from; null when unknown. */
+  aerialCapturedOn: string | null;
   highResStatus: HighResStatus | null;
   /** When the PDF is made (ISO). */
   madeAt: string;
@@ -45,6 +47,19 @@ const source = (s: { name: string; date: string; licence?: string }) =>
   `<p class="source">Source: ${esc(s.name)}${s.date ? `, ${esc(s.date)}` : ''}${s.licence ? ` (${esc(s.licence)})` : ''}.</p>`;
 
 const unavailable = (text: string | null) => (text ? `<p class="unavailable">${esc(text)}</p>` : '');
+
+/** 'Captured 12 March 2024': a survey's capture date is a calendar date, printed without a time zone's shift. */
+export function capturedText(capturedOn: string): string {
+  const date = new Date(`${capturedOn}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return `Captured ${capturedOn}`;
+  const day = date.toLocaleDateString('en-ZA', {
+    timeZone: 'UTC',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  });
+  return `Captured ${day}`;
+}
 
 const VIEW_NAMES: Record<string, string> = {
   o: 'ortho (top-down)',
@@ -90,7 +105,7 @@ export function irisReportHtml(input: IrisPdfInput): string {
   const aerial = input.aerialDataUrl
     ? `<figure><img src="${input.aerialDataUrl}" alt="Aerial view"/><figcaption>Aerial view: ${esc(
         VIEW_NAMES[input.aerialView ?? ''] ?? input.aerialView,
-      )}. High-resolution oblique imagery of the point: ${esc(input.highResStatus === null ? 'not checked' : HIGH_RES_STATUS_NAMES[input.highResStatus])}.</figcaption></figure>`
+      )}. ${input.aerialCapturedOn ? `${esc(capturedText(input.aerialCapturedOn))}.` : 'Capture date unknown.'} High-resolution oblique imagery of the point: ${esc(input.highResStatus === null ? 'not checked' : HIGH_RES_STATUS_NAMES[input.highResStatus])}.</figcaption></figure>`
     : `<p class="unavailable">No aerial picture in this report (high-resolution imagery: ${esc(
         input.highResStatus === null ? 'not checked' : HIGH_RES_STATUS_NAMES[input.highResStatus],
       )}).</p>`;

@@ -22,6 +22,7 @@ import {
   ReportIdParams,
   ROLE,
   SuccessAnswer,
+  SurveyId,
   type HighResStatus,
   type PdfState,
 } from '@portal/contracts';
@@ -46,6 +47,7 @@ import {
   currentJob,
   insertReport,
   latestDonePdf,
+  readAerialSurvey,
   readIrisRequest,
   readReport,
   readReportOfRequest,
@@ -70,6 +72,8 @@ export const IRIS_TEXT = {
   notMostCommon: (status: number) => `Status ${status} is not the most common of the counts sent.`,
   badImage: 'The aerial view must be a JPEG or PNG picture.',
   imageTooLarge: `The aerial view may be at most ${AERIAL_MAX_SIDE} pixels a side.`,
+  noSurvey: (id: number) => `There is no imagery survey ${id}.`,
+  surveyMissesPoint: (id: number) => `Imagery survey ${id} does not cover the report's point.`,
 } as const;
 
 /** Who sees a report: its owner, administrators and SAVi operators (spec 03 §7 download; the same for every call). */
@@ -327,12 +331,19 @@ export async function irisRoutes(
           reportId: Type.String({ format: 'uuid' }),
           viewId: literalUnion(AERIAL_VIEW_IDS),
         }),
+        // Issue 21: the survey the picture was taken in (the screen's timeline may pick an older one);
+        // without it, the newest at the point — what the locator's imagery calls answer without `survey`.
+        querystring: Type.Object({ survey: Type.Optional(SurveyId) }),
         response: { 200: SuccessAnswer, 415: ErrorAnswer, ...ERRORS },
       },
     },
     async (request) => {
       const report = await loadReport(request.params.reportId, request.caller);
       if (!Buffer.isBuffer(request.body)) throw badRequest(IRIS_TEXT.badImage);
+      const surveyId = request.query.survey ?? null;
+      const survey = await readAerialSurvey(ctx.ds, surveyId, report);
+      if (surveyId !== null && !survey) throw badRequest(IRIS_TEXT.noSurvey(surveyId));
+      if (surveyId !== null && !survey!.covers) throw badRequest(IRIS_TEXT.surveyMissesPoint(surveyId));
       // Magic bytes and size are checked by decoding; the stored picture is re-encoded, never the upload.
       let jpeg: Buffer;
       try {
@@ -349,7 +360,7 @@ export async function irisRoutes(
       const viewId = String(request.params.viewId);
       const key = aerialKey(report.id, viewId);
       await ctx.storage.put(key, jpeg, { contentType: 'image/jpeg' });
-      await saveAerial(ctx.ds, report.id, viewId, key);
+      await saveAerial(ctx.ds, report.id, { viewId, key, survey });
       return { success: true };
     },
   );
