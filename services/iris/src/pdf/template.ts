@@ -14,7 +14,7 @@ import {
   formatDistance,
   formatNumber,
 } from '@portal/charts';
-import { formatSast, riskClassColour } from '@portal/domain';
+import { formatSaLongDate, formatSast, riskClassColour } from '@portal/domain';
 
 /** What the PDF shows besides the computed data. */
 export interface IrisPdfInput {
@@ -48,18 +48,11 @@ const source = (s: { name: string; date: string; licence?: string }) =>
 
 const unavailable = (text: string | null) => (text ? `<p class="unavailable">${esc(text)}</p>` : '');
 
-/** 'Captured 12 March 2024': a survey's capture date is a calendar date, printed without a time zone's shift. */
-export function capturedText(capturedOn: string): string {
-  const date = new Date(`${capturedOn}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return `Captured ${capturedOn}`;
-  const day = date.toLocaleDateString('en-ZA', {
-    timeZone: 'UTC',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
-  return `Captured ${day}`;
-}
+/**
+ * 'Captured 12 March 2024': the screens' words (web-kit's CaptureDate) and the portal's long date (a calendar
+ * day read in SAST, never shifted a day); an unreadable date is printed as it came.
+ */
+export const capturedText = (capturedOn: string) => `Captured ${formatSaLongDate(capturedOn)}`;
 
 const VIEW_NAMES: Record<string, string> = {
   o: 'ortho (top-down)',
