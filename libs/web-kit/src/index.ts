@@ -81,7 +81,7 @@ export type { MapViewProps, NotFoundMapProps, LatLng } from './map';
 export { BUILTIN_SATELLITE_LAYER, SATELLITE_LAYER_ID } from './map/baseLayerConfig';
 // For layer components of remotes (children of MapView): the map's context. Types-only imports of
 // OpenLayers, so this adds no map code to the first page.
-export { useOlMap, useMapLayer, MapLayer } from './map/MapContext';
+export { useOlMap, useMapLayer, MapLayer, OlMapContext } from './map/MapContext';
 
 export { useDebouncedValue } from './hooks/useDebouncedValue';
 export { newIdempotencyKey } from './hooks/newIdempotencyKey';

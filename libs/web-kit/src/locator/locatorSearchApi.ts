@@ -20,6 +20,14 @@ export interface SearchArgs {
   options?: AvsOptions;
 }
 
+export interface ImageUrlArgs {
+  lat: number;
+  lng: number;
+  orientation: Orientation;
+  /** The survey to show (GET /api/imagery/surveys lists them); the newest at the point without. */
+  survey?: number;
+}
+
 export interface ReverseArgs {
   lat: number;
   lng: number;
@@ -55,8 +63,12 @@ export const locatorSearchApi = baseApi.injectEndpoints({
     coverage: build.query<CoverageAnswer, { lat: number; lng: number }>({
       query: (params) => ({ url: IMAGERY_API.coverage, params }),
     }),
-    imageUrl: build.query<ImageUrlAnswer, { lat: number; lng: number; orientation: Orientation }>({
-      query: (params) => ({ url: IMAGERY_API.imageUrl, params }),
+    /** A picture's URL; `survey` picks a dated survey (issue 21), the newest at the point without. */
+    imageUrl: build.query<ImageUrlAnswer, ImageUrlArgs>({
+      query: ({ survey, ...params }) => ({
+        url: IMAGERY_API.imageUrl,
+        params: survey === undefined ? params : { ...params, survey },
+      }),
     }),
   }),
 });
