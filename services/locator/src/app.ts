@@ -1,7 +1,10 @@
-import { createSessionServiceApp, typed, type ServiceDeps } from '@portal/server-kit';
+import { createSessionServiceApp, createStorage, typed, type ServiceDeps } from '@portal/server-kit';
 import type { LocatorConfig } from './config';
+import type { LocatorContext } from './context';
+import { createImageryProvider } from './imagery/provider';
 import { avsRoutes } from './routes/avs';
 import { imageryRoutes } from './routes/imagery';
+import { surveyRoutes } from './routes/surveys';
 import { tileRoutes } from './routes/tiles';
 import { validateRoutes } from './routes/validate';
 
@@ -12,11 +15,19 @@ export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {
   // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
   // gated by the route table (libs/domain/src/routeAccess.ts).
   const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
-  const ctx = { config, ds: deps.ds, redis: deps.redis };
+  const imageryStorage = createStorage({ driver: 'local', dir: config.imageryStorageDir });
+  const ctx: LocatorContext = {
+    config,
+    ds: deps.ds,
+    redis: deps.redis,
+    imageryStorage,
+    imagery: createImageryProvider(config.imagery, deps.ds, imageryStorage),
+  };
   await app.register(async (scope) => {
     await avsRoutes(typed(scope), ctx);
     await tileRoutes(typed(scope), ctx);
     await imageryRoutes(typed(scope), ctx);
+    await surveyRoutes(typed(scope), ctx);
     await validateRoutes(typed(scope), ctx);
   });
   return app;

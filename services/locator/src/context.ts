@@ -1,7 +1,12 @@
-import type { ServiceDeps } from '@portal/server-kit';
+import type { ServiceDeps, Storage } from '@portal/server-kit';
 import type { LocatorConfig } from './config';
+import type { ImageryProvider } from './imagery/provider';
 
 /** What the routes need, built once in app.ts. */
 export interface LocatorContext extends ServiceDeps {
   config: LocatorConfig;
+  /** Where rendered pictures and satellite tiles are kept (IMAGERY_STORAGE_DIR). */
+  imageryStorage: Storage;
+  /** The configured imagery provider (built-in renderer or URL templates), shared by the imagery routes. */
+  imagery: ImageryProvider;
 }

@@ -59,9 +59,9 @@ async function insertFixtures(ds: DataSource): Promise<void> {
           30.0 -31.3, 27.0 -33.7, 22.0 -34.2, 20.0 -34.9, 18.3 -34.3, 16.4 -28.6))', 4326)), 'test', 'za')`,
   );
   await ds.query(
-    `INSERT INTO geo.imagery_coverage (kind, name, geom, source, source_id) VALUES
-      ('high_resolution', 'City bowl 2025', ST_Multi(ST_GeomFromText($1, 4326)), 'test', 'hr'),
-      ('ortho', 'Cape Peninsula mosaic', ST_Multi(ST_GeomFromText($2, 4326)), 'test', 'ortho')`,
+    `INSERT INTO geo.imagery_coverage (kind, name, captured_on, geom, source, source_id) VALUES
+      ('high_resolution', 'City bowl 2025', '2025-02-10', ST_Multi(ST_GeomFromText($1, 4326)), 'test', 'hr'),
+      ('ortho', 'Cape Peninsula mosaic', '2024-06-01', ST_Multi(ST_GeomFromText($2, 4326)), 'test', 'ortho')`,
     [rectangle(-400, -400, 400, 400), rectangle(-3000, -3000, 3000, 3000)],
   );
   // A street along the south of a block of four erven, each with a house; a double-storey block of
@@ -155,6 +155,9 @@ const imageUrlOf = (point: { lat: number; lng: number }, orientation: string, sm
 
 const keyOf = (url: string) => url.slice(IMAGERY_API.images.length);
 
+/** What idanImageUrl answers when there is no picture. */
+const NO_IMAGE = { success: false, url: null, capturedOn: null, surveyId: null, camera: null };
+
 describe('imagery', () => {
   it('needs a session for every call', async () => {
     for (const url of [
@@ -170,9 +173,9 @@ describe('imagery', () => {
 
   describe('GET /api/idanCoverage', () => {
     it.each([
-      ['inside high-resolution coverage', CENTRE, { covered: true, ortho: true }],
-      ['inside the ortho mosaic only', ORTHO_ONLY, { covered: false, ortho: true }],
-      ['outside both', NOT_COVERED, { covered: false, ortho: false }],
+      ['inside high-resolution coverage', CENTRE, { covered: true, ortho: true, capturedOn: '2025-02-10' }],
+      ['inside the ortho mosaic only', ORTHO_ONLY, { covered: false, ortho: true, capturedOn: '2024-06-01' }],
+      ['outside both', NOT_COVERED, { covered: false, ortho: false, capturedOn: null }],
     ])('answers %s', async (_case, point, expected) => {
       const res = await coverageOf(point);
       expect(res.statusCode).toBe(200);
@@ -203,7 +206,7 @@ describe('imagery', () => {
           expect(success).toBe(true);
           expect(url).toMatch(
             new RegExp(
-              `^${IMAGERY_API.images}idan/-33\\.92490_18\\.42410/${orientation}-${small ? 'small' : 'full'}-`,
+              `^${IMAGERY_API.images}idan/-33\\.92490_18\\.42410/${orientation}-${small ? 'small' : 'full'}-s\\d+-`,
             ),
           );
           keys.add(keyOf(url));
@@ -263,7 +266,7 @@ describe('imagery', () => {
           expect(answer.success).toBe(true);
           expect((await get(answer.url!)).statusCode).toBe(200);
         } else {
-          expect(answer).toEqual({ success: false, url: null });
+          expect(answer).toEqual(NO_IMAGE);
         }
       }
     });
@@ -271,10 +274,7 @@ describe('imagery', () => {
     it('answers no image at all outside coverage', async () => {
       for (const orientation of ORIENTATIONS) {
         for (const small of [false, true]) {
-          expect((await imageUrlOf(NOT_COVERED, orientation, small)).json()).toEqual({
-            success: false,
-            url: null,
-          });
+          expect((await imageUrlOf(NOT_COVERED, orientation, small)).json()).toEqual(NO_IMAGE);
         }
       }
     });
@@ -330,20 +330,28 @@ describe('imagery', () => {
         success: true,
         covered: true,
         ortho: true,
+        capturedOn: null,
       });
       expect(service.requests.at(-1)?.url).toBe(`/coverage?lat=${NOT_COVERED.lat}&lng=${NOT_COVERED.lng}`);
-      expect((await imageUrlOf(CENTRE, 'w', false, templated)).json()).toEqual({
+      // The picture is of the newest survey at the point (geo.imagery_coverage: no surveys template).
+      expect((await imageUrlOf(CENTRE, 'w', false, templated)).json()).toMatchObject({
         success: true,
         url: `https://imagery.example/image?lat=-33.9249&lng=18.4241&o=w`,
+        capturedOn: '2025-02-10',
+        camera: { orientation: 'w', width: 1024, height: 768, metresAcross: 110, tiltDegrees: 45 },
       });
-      expect((await imageUrlOf(CENTRE, 's', true, templated)).json()).toEqual({
+      expect((await imageUrlOf(CENTRE, 's', true, templated)).json()).toMatchObject({
         success: true,
         url: `https://imagery.example/thumb/s/-33.9249,18.4241.jpg`,
+        capturedOn: '2025-02-10',
       });
-      // South of -34 the service says ortho only.
+      // South of -34 the service says ortho only (and the portal knows no survey there).
       const south = { lat: -34.05, lng: 18.45 };
-      expect((await imageUrlOf(south, 'n', false, templated)).json()).toEqual({ success: false, url: null });
-      expect((await imageUrlOf(south, 'o', false, templated)).json()).toMatchObject({ success: true });
+      expect((await imageUrlOf(south, 'n', false, templated)).json()).toEqual(NO_IMAGE);
+      expect((await imageUrlOf(south, 'o', false, templated)).json()).toMatchObject({
+        success: true,
+        capturedOn: null,
+      });
     });
 
     it('uses the coverage polygons when the service has no coverage call', async () => {
@@ -358,15 +366,10 @@ describe('imagery', () => {
         success: true,
         covered: false,
         ortho: true,
+        capturedOn: '2024-06-01',
       });
-      expect((await imageUrlOf(ORTHO_ONLY, 'e', false, templated)).json()).toEqual({
-        success: false,
-        url: null,
-      });
-      expect((await imageUrlOf(NOT_COVERED, 'o', false, templated)).json()).toEqual({
-        success: false,
-        url: null,
-      });
+      expect((await imageUrlOf(ORTHO_ONLY, 'e', false, templated)).json()).toEqual(NO_IMAGE);
+      expect((await imageUrlOf(NOT_COVERED, 'o', false, templated)).json()).toEqual(NO_IMAGE);
     });
 
     it('answers 502 when the coverage service fails', async () => {
@@ -412,7 +415,12 @@ describe('imagery', () => {
     const namibia = { lat: -22.5, lng: 16.6 };
     expect((await coverageOf(namibia)).statusCode).toBe(400);
     await db.dataSource.query(`DELETE FROM geo.places WHERE kind = 'country'`);
-    expect((await coverageOf(namibia)).json()).toEqual({ success: true, covered: false, ortho: false });
+    expect((await coverageOf(namibia)).json()).toEqual({
+      success: true,
+      covered: false,
+      ortho: false,
+      capturedOn: null,
+    });
     expect((await coverageOf({ lat: -15.4, lng: 28.3 })).statusCode).toBe(400); // Lusaka
   });
 });

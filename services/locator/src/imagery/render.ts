@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import type { Orientation } from '@portal/contracts';
+import type { ObliqueCamera, Orientation } from '@portal/contracts';
+import { BUILTIN_VIEW_WIDTH_M, builtinCamera, formatSaLongDate } from '@portal/domain';
 import type { LocalPoint, LocalRing, Scene, SceneBuilding } from './scene';
 
 /**
@@ -7,7 +8,10 @@ import type { LocalPoint, LocalRing, Scene, SceneBuilding } from './scene';
  * oblique view from the north, east, south or west, looking towards the location at 45° down — the
  * four views an oblique flight gives. Parcels, street surfaces and building footprints are extruded to
  * their heights with walls and roofs shaded by a northern sun (the southern hemisphere's), buildings drawn
- * back to front. SVG, rasterised to JPEG by sharp.
+ * back to front; pools as water on the ground. The survey's capture date is printed in the bottom-right
+ * corner. The camera is libs/domain's built-in camera (imagery/camera.ts), the one the locator hands out
+ * with each picture, so heights read off a picture with it are the heights drawn. SVG, rasterised to JPEG
+ * by sharp.
  */
 
 export const IMAGE_SIZES = {
@@ -16,15 +20,6 @@ export const IMAGE_SIZES = {
 } as const;
 export type ImageSize = keyof typeof IMAGE_SIZES;
 
-/** Ground width the picture shows, whatever its pixel size. */
-export const VIEW_WIDTH_M = 110;
-/** Oblique camera elevation. */
-const TILT_RADIANS = Math.PI / 4;
-const SIN_TILT = Math.sin(TILT_RADIANS);
-const COS_TILT = Math.cos(TILT_RADIANS);
-
-/** Where the camera stands, as a compass bearing from the location (the view looks the other way). */
-const CAMERA_BEARING: Record<Exclude<Orientation, 'o'>, number> = { n: 0, e: 90, s: 180, w: 270 };
 export const ORIENTATION_NAMES: Record<Orientation, string> = {
   n: 'North',
   e: 'East',
@@ -41,6 +36,8 @@ const COLOURS = {
   parcel: '#b7c894',
   parcelEdge: '#efe9d8',
   parcelHere: '#ffd33d',
+  water: '#3d8fd6',
+  waterEdge: '#e8f1f7',
   road: '#707070',
   roadEdge: '#d9d4c5',
   wall: [232, 224, 206] as const,
@@ -51,7 +48,7 @@ const COLOURS = {
   marker: '#d32f2f',
 };
 
-interface Projector {
+export interface Projector {
   /** Screen position of a point at `height` metres above the ground. */
   project(point: LocalPoint, height: number): [number, number];
   /** How far from the camera: larger is farther, drawn first. */
@@ -61,7 +58,7 @@ interface Projector {
 
 /** How much ground a picture shows and what it draws besides the scene. */
 export interface ViewOptions {
-  /** Ground width shown (metres). Default VIEW_WIDTH_M. */
+  /** Ground width shown (metres). Default the built-in camera's, BUILTIN_VIEW_WIDTH_M. */
   widthM?: number;
   /** Ground height shown (metres; ortho only). Default: the width's scale, so pixels are square. */
   heightM?: number;
@@ -69,9 +66,28 @@ export interface ViewOptions {
   annotate?: boolean;
 }
 
-function projector(orientation: Orientation, width: number, height: number, options: ViewOptions): Projector {
-  const scale = width / (options.widthM ?? VIEW_WIDTH_M);
-  if (orientation === 'o') {
+/** The camera a picture of `width` × `height` pixels is drawn with (the built-in one, or a tile's width). */
+export function pictureCamera(
+  orientation: Orientation,
+  width: number,
+  height: number,
+  options: ViewOptions = {},
+): ObliqueCamera {
+  return {
+    ...builtinCamera(orientation, width, height),
+    metresAcross: options.widthM ?? BUILTIN_VIEW_WIDTH_M,
+  };
+}
+
+/**
+ * Where the camera puts points: a parallel projection at the camera's tilt, looking from its bearing
+ * towards the centre. A point h metres up moves h × cos(tilt) × (width ÷ metresAcross) pixels up the
+ * picture — the relation libs/domain's heightFromPicks inverts.
+ */
+export function projector(camera: ObliqueCamera, options: Pick<ViewOptions, 'heightM'> = {}): Projector {
+  const { width, height } = camera;
+  const scale = width / camera.metresAcross;
+  if (camera.orientation === 'o') {
     const northScale = options.heightM ? height / options.heightM : scale;
     return {
       oblique: false,
@@ -79,7 +95,9 @@ function projector(orientation: Orientation, width: number, height: number, opti
       depth: (_point, h) => -h,
     };
   }
-  const bearing = (CAMERA_BEARING[orientation] * Math.PI) / 180;
+  const tilt = (camera.tiltDegrees * Math.PI) / 180;
+  const [SIN_TILT, COS_TILT] = [Math.sin(tilt), Math.cos(tilt)];
+  const bearing = (camera.bearingDegrees * Math.PI) / 180;
   // Forward: from the camera towards the location; right: forward turned clockwise.
   const forward: LocalPoint = [-Math.sin(bearing), -Math.cos(bearing)];
   const right: LocalPoint = [forward[1], -forward[0]];
@@ -194,7 +212,7 @@ export function sceneToSvg(
   height: number,
   options: ViewOptions = {},
 ): string {
-  const view = projector(orientation, width, height, options);
+  const view = projector(pictureCamera(orientation, width, height, options), options);
   const ground = (rings: LocalRing[]) =>
     polygonPath(rings.map((ring) => ring.map((p) => view.project(p, 0))));
   const strokeScale = width / 1024;
@@ -210,9 +228,16 @@ export function sceneToSvg(
     parts.push(
       `<path d="${roads}" fill="${COLOURS.road}" stroke="${COLOURS.roadEdge}" stroke-width="${(3 * strokeScale).toFixed(2)}"/>`,
     );
+  // Pools are water on the ground: no walls, no roof, no shadow of their own (buildings' fall on them).
+  const [pools, standing] = partition(scene.buildings, (building) => building.kind === 'pool');
+  const water = pools.map((pool) => ground([pool.footprint])).join('');
+  if (water)
+    parts.push(
+      `<path d="${water}" fill="${COLOURS.water}" stroke="${COLOURS.waterEdge}" stroke-width="${(1.5 * strokeScale).toFixed(2)}"/>`,
+    );
   // Each shadow piece is drawn opaque inside a group made translucent as a whole, so overlapping pieces
   // (a footprint and the sides it sweeps) darken the ground once.
-  const shadows = scene.buildings.flatMap((building) => shadowPieces(building, view));
+  const shadows = standing.flatMap((building) => shadowPieces(building, view));
   if (shadows.length > 0)
     parts.push(
       `<g fill="${COLOURS.shadow}" opacity="${COLOURS.shadowOpacity}">${shadows.map((d) => `<path d="${d}"/>`).join('')}</g>`,
@@ -223,7 +248,7 @@ export function sceneToSvg(
       `<path d="${here.join('')}" fill="none" stroke="${COLOURS.parcelHere}" stroke-width="${(3 * strokeScale).toFixed(2)}" stroke-dasharray="${(10 * strokeScale).toFixed(1)} ${(6 * strokeScale).toFixed(1)}"/>`,
     );
 
-  const buildings = [...scene.buildings].sort(
+  const buildings = [...standing].sort(
     (a, b) => view.depth(ringCentroid(b.footprint), 0) - view.depth(ringCentroid(a.footprint), 0),
   );
   for (const building of buildings) {
@@ -236,10 +261,25 @@ export function sceneToSvg(
   parts.push(markerSvg(view.project([0, 0], 0), strokeScale, view.oblique));
   const label = `${ORIENTATION_NAMES[orientation]}${orientation === 'o' ? '' : ' oblique'}`;
   const fontPx = Math.max(9, Math.round(14 * strokeScale));
-  parts.push(
-    `<text x="${fontPx * 0.7}" y="${height - fontPx * 0.7}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${fontPx}" fill="#ffffff" stroke="rgba(0,0,0,0.55)" stroke-width="${(fontPx / 5).toFixed(1)}" paint-order="stroke">${label}</text>`,
-  );
+  const text = (x: number, anchor: 'start' | 'end', content: string) =>
+    `<text x="${x.toFixed(1)}" y="${(height - fontPx * 0.7).toFixed(1)}" text-anchor="${anchor}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${fontPx}" fill="#ffffff" stroke="rgba(0,0,0,0.55)" stroke-width="${(fontPx / 5).toFixed(1)}" paint-order="stroke">${escapeXml(content)}</text>`;
+  parts.push(text(fontPx * 0.7, 'start', label));
+  if (scene.survey) parts.push(text(width - fontPx * 0.7, 'end', captureCaption(scene.survey)));
   return svgDocument(width, height, parts);
+}
+
+/** What a picture says of its survey: 'Captured 14 March 2019 · Portal imagery'. */
+export const captureCaption = (survey: { capturedOn: string; provider: string }) =>
+  `Captured ${formatSaLongDate(`${survey.capturedOn}T12:00:00+02:00`)} · ${survey.provider}`;
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escapeXml = (text: string) => text.replace(/[&<>"]/g, (char) => XML_ESCAPES[char]);
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }
 
 const svgDocument = (width: number, height: number, parts: string[]) =>

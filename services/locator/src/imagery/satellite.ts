@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { Survey } from '@portal/contracts';
 import type { Storage } from '@portal/server-kit';
 import { tileBoundsDegrees, type TileAddress } from '../tiles/render';
 import { renderOrthoTileJpeg } from './render';
@@ -21,8 +22,9 @@ export interface SatelliteTile {
 
 /**
  * The portal's own satellite view of one XYZ tile: the rows in the tile's box drawn top-down in the
- * built-in ortho imagery's style (render.ts), stored under `satellite/<z>/<x>/<y>-<fingerprint>.jpg` and
- * rendered only once per scene. Null when the tile holds nothing to draw (sea, no data).
+ * built-in ortho imagery's style (render.ts) — the buildings standing today, or at a survey's capture
+ * date — stored under `satellite/<z>/<x>/<y>-<survey id or 'now'>-<fingerprint>.jpg` and rendered only
+ * once per scene. Null when the tile holds nothing to draw (sea, no data).
  */
 export class SatelliteTiles {
   private readonly rendering = new Map<string, Promise<SatelliteTile>>();
@@ -32,21 +34,25 @@ export class SatelliteTiles {
     private readonly storage: Storage,
   ) {}
 
-  async tile(address: TileAddress): Promise<SatelliteTile | null> {
+  async tile(address: TileAddress, survey: Survey | null = null): Promise<SatelliteTile | null> {
     const box = tileBoundsDegrees(address) as DegreeBox;
     const [west, south, east, north] = box;
     const centre = { lat: (south + north) / 2, lng: (west + east) / 2 };
     const extent = boxExtentM(box);
     const marginLat = (SATELLITE_READ_MARGIN_M / extent.heightM) * (north - south);
     const marginLng = (SATELLITE_READ_MARGIN_M / extent.widthM) * (east - west);
-    const scene = await loadSceneArea(this.ds, {
-      box: [west - marginLng, south - marginLat, east + marginLng, north + marginLat],
-      centre,
-      here: null,
-      cutMargin: marginLat,
-    });
+    const scene = await loadSceneArea(
+      this.ds,
+      {
+        box: [west - marginLng, south - marginLat, east + marginLng, north + marginLat],
+        centre,
+        here: null,
+        cutMargin: marginLat,
+      },
+      survey,
+    );
     if (scene.parcels.length === 0 && scene.roads.length === 0 && scene.buildings.length === 0) return null;
-    const key = `satellite/${address.z}/${address.x}/${address.y}-${scene.fingerprint}.jpg`;
+    const key = `satellite/${address.z}/${address.x}/${address.y}-${survey ? `s${survey.id}` : 'now'}-${scene.fingerprint}.jpg`;
     const stored = await this.storage.get(key);
     if (stored) return { jpeg: stored.data, etag: stored.info.etag };
     let pending = this.rendering.get(key);

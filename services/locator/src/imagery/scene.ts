@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { Survey } from '@portal/contracts';
+import { formatSaIsoDate } from '@portal/domain';
 import type { GeoPoint } from './location';
+import { footprintAt, standingAt } from './surveys';
 
 /** Positions in metres east and north of the scene's centre (a local flat frame; fine over ~200 m). */
 export type LocalPoint = [east: number, north: number];
@@ -12,6 +15,8 @@ export interface SceneBuilding {
   footprint: LocalRing;
   heightM: number;
   roof: 'flat' | 'pitched';
+  /** geo.buildings kind: 'pool' is drawn as water on the ground, anything else as a building. */
+  kind: string;
 }
 
 export interface SceneParcel {
@@ -27,6 +32,8 @@ export interface Scene {
   /** Street surfaces: the centre lines buffered by half a carriageway, as polygons. */
   roads: LocalRing[][];
   buildings: SceneBuilding[];
+  /** The survey drawn: its capture date decides the buildings and is printed; null draws today's. */
+  survey: Survey | null;
   /**
    * A hash of everything drawn (and of the renderer's version): images are stored under it, so new or
    * changed data around a location makes a new image instead of serving a stale one.
@@ -39,7 +46,7 @@ export const SCENE_RADIUS_M = 90;
 /** Half a two-lane carriageway. */
 const ROAD_HALF_WIDTH_M = 4;
 /** Bump when the drawing changes: every stored image is then re-rendered on its next request. */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 const METRES_PER_DEGREE_LAT = 110_574;
 const metresPerDegreeLng = (lat: number) => 111_320 * Math.cos((lat * Math.PI) / 180);
@@ -48,7 +55,14 @@ type GeoJsonGeometry =
   { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
 
 interface SceneRow {
-  buildings: { id: string; height_m: number; levels: number; roof: string; geom: GeoJsonGeometry }[];
+  buildings: {
+    id: string;
+    kind: string;
+    height_m: number;
+    levels: number;
+    roof: string;
+    geom: GeoJsonGeometry;
+  }[];
   parcels: { id: string; here: boolean; geom: GeoJsonGeometry }[];
   roads: { geom: GeoJsonGeometry }[];
 }
@@ -76,35 +90,49 @@ export function boxExtentM([west, south, east, north]: DegreeBox): { widthM: num
   };
 }
 
-/**
- * Reads what is drawn around `centre` in one statement: building footprints, parcel outlines (noting the
- * one under the point) and street surfaces (buffered in metres on the geography), all through the GiST
- * indexes with a box of SCENE_RADIUS_M.
- */
-export async function loadScene(ds: DataSource, centre: GeoPoint): Promise<Scene> {
+/** The square of SCENE_RADIUS_M around a point, in degrees: what a picture of it reads. */
+export function sceneBox(centre: GeoPoint): DegreeBox {
   const dLat = SCENE_RADIUS_M / METRES_PER_DEGREE_LAT;
   const dLng = SCENE_RADIUS_M / metresPerDegreeLng(centre.lat);
-  return loadSceneArea(ds, {
-    box: [centre.lng - dLng, centre.lat - dLat, centre.lng + dLng, centre.lat + dLat],
-    centre,
-    here: centre,
-    // Cut long parcels (farms) and streets a little beyond the box, so they stay small but never end
-    // visibly inside the picture.
-    cutMargin: dLat,
-  });
+  return [centre.lng - dLng, centre.lat - dLat, centre.lng + dLng, centre.lat + dLat];
 }
 
-/** The scene of any box (a map tile's, say): the same rows and frame as loadScene, for a given area. */
-export async function loadSceneArea(ds: DataSource, area: SceneArea): Promise<Scene> {
+/**
+ * Reads what is drawn around `centre` in one statement: building footprints as they stood at the
+ * survey's capture date (today's without a survey), parcel outlines (noting the one under the point) and
+ * street surfaces (buffered in metres on the geography), all through the GiST indexes with a box of
+ * SCENE_RADIUS_M.
+ */
+export async function loadScene(ds: DataSource, centre: GeoPoint, survey: Survey | null): Promise<Scene> {
+  return loadSceneArea(
+    ds,
+    {
+      box: sceneBox(centre),
+      centre,
+      here: centre,
+      // Cut long parcels (farms) and streets a little beyond the box, so they stay small but never end
+      // visibly inside the picture.
+      cutMargin: SCENE_RADIUS_M / METRES_PER_DEGREE_LAT,
+    },
+    survey,
+  );
+}
+
+/**
+ * The scene of any box (a map tile's, say): the same rows and frame as loadScene, for a given area, at
+ * the survey's capture date (today without one).
+ */
+export async function loadSceneArea(ds: DataSource, area: SceneArea, survey: Survey | null): Promise<Scene> {
   const { box, centre, here } = area;
   const [row] = (await ds.query(
     `WITH area AS (SELECT ST_MakeEnvelope($1, $2, $3, $4, 4326) AS box,
                           ST_SetSRID(ST_MakePoint($5, $6), 4326) AS point)
      SELECT
-       (SELECT coalesce(json_agg(json_build_object('id', b.id::text, 'height_m', b.height_m, 'levels', b.levels,
-                                                   'roof', b.roof, 'geom', ST_AsGeoJSON(b.geom, 7)::json)
+       (SELECT coalesce(json_agg(json_build_object('id', b.id::text, 'kind', b.kind, 'height_m', b.height_m,
+                                                   'levels', b.levels, 'roof', b.roof,
+                                                   'geom', ST_AsGeoJSON(${footprintAt('$9::date')}, 7)::json)
                                  ORDER BY b.id), '[]')
-        FROM geo.buildings b, area WHERE b.geom && area.box) AS buildings,
+        FROM geo.buildings b, area WHERE b.geom && area.box AND ${standingAt('$9::date')}) AS buildings,
        (SELECT coalesce(json_agg(json_build_object('id', p.id::text,
                                                    'here', coalesce(ST_Intersects(p.geom, area.point), false),
                                                    'geom', ST_AsGeoJSON(ST_Intersection(p.geom, ST_Expand(area.box, $7)), 7)::json)
@@ -115,7 +143,15 @@ export async function loadSceneArea(ds: DataSource, area: SceneArea): Promise<Sc
                   ORDER BY s.id), '[]')
         FROM geo.streets s, area WHERE s.geom && area.box) AS roads
      FROM area`,
-    [...box, here?.lng ?? null, here?.lat ?? null, area.cutMargin, ROAD_HALF_WIDTH_M],
+    [
+      ...box,
+      here?.lng ?? null,
+      here?.lat ?? null,
+      area.cutMargin,
+      ROAD_HALF_WIDTH_M,
+      // Today: the server's calendar day in South Africa, as the migration's dates are.
+      survey?.capturedOn ?? todayInSouthAfrica(),
+    ],
   )) as SceneRow[];
 
   const toLocal = ([lng, lat]: number[]): LocalPoint => [
@@ -135,6 +171,7 @@ export async function loadSceneArea(ds: DataSource, area: SceneArea): Promise<Sc
         footprint: counterClockwise(polygon[0]),
         heightM: Math.max(2.5, building.height_m || building.levels * 3),
         roof: building.roof === 'flat' ? ('flat' as const) : ('pitched' as const),
+        kind: building.kind,
       })),
   );
   const parcels: SceneParcel[] = row.parcels.flatMap((parcel) =>
@@ -143,11 +180,13 @@ export async function loadSceneArea(ds: DataSource, area: SceneArea): Promise<Sc
   const roads = row.roads.flatMap((road) => ringsOf(road.geom));
 
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify({ v: RENDERER_VERSION, buildings, parcels, roads }))
+    .update(JSON.stringify({ v: RENDERER_VERSION, survey, buildings, parcels, roads }))
     .digest('base64url')
     .slice(0, 16);
-  return { centre, parcels, roads, buildings, fingerprint };
+  return { centre, parcels, roads, buildings, survey, fingerprint };
 }
+
+const todayInSouthAfrica = () => formatSaIsoDate(new Date());
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 

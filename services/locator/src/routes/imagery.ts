@@ -7,19 +7,13 @@ import {
   LOCATOR_ROUTES,
   ImageUrlAnswer,
   ImageUrlQuery,
+  errorAnswers,
   type Orientation,
 } from '@portal/contracts';
-import {
-  createStorage,
-  isValidStorageKey,
-  notFound,
-  badRequest,
-  type TypedFastify,
-} from '@portal/server-kit';
+import { isValidStorageKey, notFound, badRequest, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
 import { etagMatches } from '../tiles/render';
 import { assertInSouthAfrica } from '../imagery/location';
-import { createImageryProvider } from '../imagery/provider';
 import type { ImageSize } from '../imagery/render';
 
 /**
@@ -32,12 +26,13 @@ export const IMAGE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 const PRIVATE_HEADERS = ['cookie', 'authorization'];
 
 /**
- * Imagery (spec 01 §7): coverage and image URLs from the configured provider, the built-in provider's
- * stored images, and the oblique viewer proxy. Every call needs a session (the route table's gate).
+ * Imagery (spec 01 §7): coverage and image URLs from the configured provider — from the newest survey at
+ * the point, or the one `survey=<id>` names (a 404 when it does not cover the point) — the built-in
+ * provider's stored images, and the oblique viewer proxy. Every call needs a session (the route table's
+ * gate). The survey calls (list, changes, buildings) are routes/surveys.ts.
  */
 export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
-  const storage = createStorage({ driver: 'local', dir: ctx.config.imageryStorageDir });
-  const provider = createImageryProvider(ctx.config.imagery, ctx.ds, storage);
+  const { imagery: provider, imageryStorage: storage } = ctx;
 
   app.get(
     LOCATOR_ROUTES.coverage,
@@ -55,13 +50,23 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
     app.get(
       path,
       {
-        schema: { querystring: ImageUrlQuery, response: { 200: ImageUrlAnswer, 400: ErrorAnswer } },
+        schema: {
+          querystring: ImageUrlQuery,
+          response: { 200: ImageUrlAnswer, ...errorAnswers(400, 401, 404, 502) },
+        },
       },
       async (request) => {
-        const { lat, lng, orientation } = request.query;
+        const { lat, lng, orientation, survey } = request.query;
         await assertInSouthAfrica(ctx.ds, { lat, lng });
-        const url = await provider.imageUrl({ lat, lng }, orientation as Orientation, size);
-        return { success: url !== null, url };
+        const image = await provider.imageUrl({ lat, lng }, orientation as Orientation, size, survey);
+        if (!image) return { success: false, url: null, capturedOn: null, surveyId: null, camera: null };
+        return {
+          success: true,
+          url: image.url,
+          capturedOn: image.survey?.capturedOn ?? null,
+          surveyId: image.survey?.id ?? null,
+          camera: image.camera,
+        };
       },
     );
   imageUrlRoute(LOCATOR_ROUTES.imageUrl, 'full');

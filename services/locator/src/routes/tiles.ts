@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { LOCATOR_ROUTES, TILE_LAYERS, type TileLayer } from '@portal/contracts';
-import { badRequest, createStorage, notFound, type TypedFastify } from '@portal/server-kit';
+import { LOCATOR_ROUTES, SurveyId, TILE_LAYERS, type TileLayer } from '@portal/contracts';
+import { badRequest, notFound, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
 import { SATELLITE_MAX_ZOOM, SATELLITE_MIN_ZOOM, SatelliteTiles } from '../imagery/satellite';
+import { surveyById } from '../imagery/surveys';
 import { MAX_TILE_ZOOM, etagMatches, renderTile, tileEtag, type TileAddress } from '../tiles/render';
 
 export const MVT_CONTENT_TYPE = 'application/vnd.mapbox-vector-tile';
@@ -27,6 +28,9 @@ const SatelliteParams = Type.Object({
   x: Type.String({ maxLength: 12 }),
   y: Type.String({ maxLength: 12 }),
 });
+
+/** `?survey=<id>`: draw the buildings standing at that survey's capture date instead of today's. */
+const SatelliteQuery = Type.Object({ survey: Type.Optional(SurveyId) });
 
 const isTileLayer = (layer: string): layer is TileLayer => (TILE_LAYERS as readonly string[]).includes(layer);
 
@@ -60,25 +64,29 @@ export function parseTileAddress(params: { z: string; x: string; y: string }): T
  *
  * GET /api/v1.0/tiles/satellite/{z}/{x}/{y}.jpg: the portal's own satellite view, 512-pixel JPEGs drawn
  * top-down from the parcels, streets and buildings in the tile (imagery/satellite.ts), z 13–19; 204 below
- * z 13, beyond z 19 and for a tile with nothing to draw. Stored like the built-in imagery; same session,
- * cache and ETag rules as the vector tiles.
+ * z 13, beyond z 19 and for a tile with nothing to draw. `?survey=<id>` draws the buildings standing at
+ * that survey's capture date (404 for an unknown survey), else today's. Stored like the built-in imagery;
+ * same session, cache and ETag rules as the vector tiles.
  */
 export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
-  const satellite = new SatelliteTiles(
-    ctx.ds,
-    createStorage({ driver: 'local', dir: ctx.config.imageryStorageDir }),
-  );
+  const satellite = new SatelliteTiles(ctx.ds, ctx.imageryStorage);
   // Registered before the vector route: the static 'satellite' segment and the .jpg suffix pick it.
-  app.get(LOCATOR_ROUTES.satelliteTile, { schema: { params: SatelliteParams } }, async (request, reply) => {
-    const tile = parseTileAddress(request.params);
-    reply.header('cache-control', TILE_CACHE_CONTROL);
-    if (tile.z < SATELLITE_MIN_ZOOM || tile.z > SATELLITE_MAX_ZOOM) return reply.code(204).send();
-    const rendered = await satellite.tile(tile);
-    if (!rendered) return reply.code(204).send();
-    reply.header('etag', rendered.etag);
-    if (etagMatches(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
-    return reply.type('image/jpeg').send(rendered.jpeg);
-  });
+  app.get(
+    LOCATOR_ROUTES.satelliteTile,
+    { schema: { params: SatelliteParams, querystring: SatelliteQuery } },
+    async (request, reply) => {
+      const tile = parseTileAddress(request.params);
+      const survey =
+        request.query.survey === undefined ? null : await surveyById(ctx.ds, request.query.survey);
+      reply.header('cache-control', TILE_CACHE_CONTROL);
+      if (tile.z < SATELLITE_MIN_ZOOM || tile.z > SATELLITE_MAX_ZOOM) return reply.code(204).send();
+      const rendered = await satellite.tile(tile, survey);
+      if (!rendered) return reply.code(204).send();
+      reply.header('etag', rendered.etag);
+      if (etagMatches(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
+      return reply.type('image/jpeg').send(rendered.jpeg);
+    },
+  );
 
   app.get(
     LOCATOR_ROUTES.vectorTile,
