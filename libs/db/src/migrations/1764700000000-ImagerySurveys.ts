@@ -6,12 +6,14 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * - Surveys are the rows of `geo.imagery_coverage`: each is one flight (high_resolution: ortho and four
  *   obliques) or ortho mosaic with its capture date, coverage polygon and provider. Several rows now cover
  *   one town over the years; the newest at a point is what the spec's imagery calls answer from. A survey
- *   has a date: rows imported without one take the day of this migration.
+ *   has a date: rows that had none take the day of this migration (the importer gives rows without one
+ *   its --captured-on day, else the day of the import; libs/geo's README).
  * - Buildings have a life: `built_on` (null: standing before any survey), `demolished_on` (null: standing
  *   today) and one extension (`extended_on`, with the footprint before it in `geom_before_extension`; `geom`
  *   is always today's footprint). What stood at a date D: built_on <= D (or null), demolished_on > D (or
- *   null), and the footprint before the extension when extended_on > D. One extension per building is what
- *   the generator and the importers' sources give; a second one would be a second row's history.
+ *   null), and the footprint before the extension when extended_on > D (an extension falls between built_on
+ *   and demolished_on). One extension per building is what the generator and the importers' sources
+ *   give; a second one would be a second row's history.
  * - `requests.measurements`: distances, lengths, areas and heights measured against a request, on a
  *   survey, with the figure the server computed. Deleted with their request.
  */
@@ -39,7 +41,8 @@ export class ImagerySurveys1764700000000 implements MigrationInterface {
         ADD CONSTRAINT buildings_life_check CHECK (demolished_on IS NULL OR built_on IS NULL OR demolished_on > built_on),
         ADD CONSTRAINT buildings_extension_check CHECK (
           (extended_on IS NULL) = (geom_before_extension IS NULL)
-          AND (extended_on IS NULL OR built_on IS NULL OR extended_on > built_on))`);
+          AND (extended_on IS NULL OR built_on IS NULL OR extended_on > built_on)
+          AND (extended_on IS NULL OR demolished_on IS NULL OR extended_on < demolished_on))`);
 
     await q(`
       CREATE TABLE requests.measurements (

@@ -1,5 +1,5 @@
 /**
- * The rows of a few suburbs (and their towns' farms and imagery coverage), held until they are written.
+ * The rows of a few suburbs (and their towns' farms and imagery surveys), held until they are written.
  * Rows are arrays in their table's column order; a column that refers to another row of the same batch
  * holds that row's index until the batch is written, when it becomes the row's id (upsertRows answers ids
  * in input order). A batch is written table by table, parents first.
@@ -7,12 +7,15 @@
 import { type Queryable, upsertRows, type UpsertColumn } from '../load/upsert';
 
 export const GENERATOR_SOURCE = 'generator';
+/** The provider of the surveys the generator makes: the portal's own renderer draws them (services/locator). */
+export const GENERATOR_PROVIDER = 'Portal imagery';
 
 const geometry = (name: string): UpsertColumn => ({ name, type: 'text', expression: '$::geometry' });
 const text = (name: string): UpsertColumn => ({ name, type: 'text' });
 const int = (name: string): UpsertColumn => ({ name, type: 'int4' });
 const bigint = (name: string): UpsertColumn => ({ name, type: 'int8' });
 const real = (name: string): UpsertColumn => ({ name, type: 'float4' });
+const date = (name: string): UpsertColumn => ({ name, type: 'date' });
 const SOURCE = [text('source'), text('source_id')];
 
 export const COLUMNS = {
@@ -97,6 +100,10 @@ export const COLUMNS = {
     real('height_m'),
     text('roof'),
     geometry('geom'),
+    date('built_on'),
+    date('demolished_on'),
+    date('extended_on'),
+    geometry('geom_before_extension'),
     ...SOURCE,
   ],
   farms: [
@@ -110,8 +117,11 @@ export const COLUMNS = {
     geometry('geom'),
     ...SOURCE,
   ],
-  coverage: [text('kind'), text('name'), { name: 'captured_on', type: 'date' }, geometry('geom'), ...SOURCE],
+  coverage: [text('kind'), text('name'), date('captured_on'), geometry('geom'), ...SOURCE, text('provider')],
 } satisfies Record<string, UpsertColumn[]>;
+
+/** A building row's life columns (built_on, demolished_on, extended_on, geom_before_extension) when it has none. */
+export const NO_LIFE = [null, null, null, null] as const;
 
 /** Positions of the columns that refer to rows of the same batch. */
 export const REF = {

@@ -1,24 +1,37 @@
 /**
  * Buildings on the erven: a house set back from its street with often an outbuilding at the back, the
  * buildings of a POI by its kind (a school's classrooms and hall, a fuel station's canopy and shop...).
- * Each is inside its erf by construction (setbacks).
+ * Each is inside its erf by construction (setbacks). A house erf's history (new houses, extensions,
+ * outbuildings, pools, demolitions) is planned in life.ts; the rows carry its dates.
  */
 import { type Batch, GENERATOR_SOURCE } from '../batch';
 import { polygonHex } from '../ewkb';
 import { type PoiCategory, type SuburbStyle } from '../names';
 import { type Random } from '../random';
+import { planHouseLife, type Spot } from './life';
 import { type WriteBuilding } from './context';
 import { depth, type Erf, frontage, inErf, type Rect, type SuburbFrame } from './geometry';
 import { STYLES } from './styles';
 
-/** The writer of the building rows on one parcel; `key` names the erf in their source ids. */
+/**
+ * The writer of the building rows on one parcel; `key` names the erf in their source ids. A row's life
+ * (built, demolished, extended and the footprint before) is null unless given.
+ */
 export function buildingWriter(
   batch: Batch,
   frame: SuburbFrame,
   parcelRef: number,
   key: string,
 ): WriteBuilding {
-  return (rect, kind, levels, roof, n, height = levels * 3.2 + (roof === 'pitched' ? 1.5 : 0.5)) => {
+  return (
+    rect,
+    kind,
+    levels,
+    roof,
+    n,
+    height = levels * 3.2 + (roof === 'pitched' ? 1.5 : 0.5),
+    life = {},
+  ) => {
     batch.buildings.push([
       parcelRef,
       kind,
@@ -26,14 +39,28 @@ export function buildingWriter(
       Math.round(height * 10) / 10,
       roof,
       polygonHex([frame.rect(...rect)]),
+      life.builtOn ?? null,
+      life.demolishedOn ?? null,
+      life.extendedOn ?? null,
+      life.before ? polygonHex([frame.rect(...life.before)]) : null,
       GENERATOR_SOURCE,
       `building:${key}:${n}`,
     ]);
   };
 }
 
-/** A house on the erf and now and then an outbuilding; answers the house (where its address point goes). */
-export function writeHouse(erf: Erf, style: SuburbStyle, random: Random, building: WriteBuilding): Rect {
+/**
+ * A house on the erf and now and then an outbuilding, with their history (planHouseLife, from `life`, the
+ * erf's own stream: today's buildings are drawn from `random` alone); answers the house (where its address
+ * point goes).
+ */
+export function writeHouse(
+  erf: Erf,
+  style: SuburbStyle,
+  random: Random,
+  building: WriteBuilding,
+  life: Random,
+): Rect {
   const F = frontage(erf);
   const D = depth(erf);
   // A house set back from the street, and often an outbuilding (garage, flat, backyard room) at the back.
@@ -45,22 +72,48 @@ export function writeHouse(erf: Erf, style: SuburbStyle, random: Random, buildin
   const setback = township ? random.range(2.5, 4.5) : random.range(3, 7);
   const sideRoom = Math.max(0, (F - houseWidth) / 2 - 1.2);
   const a0 = (F - houseWidth) / 2 + random.range(-sideRoom, sideRoom);
-  const house = inErf(erf, a0, a0 + houseWidth, setback, setback + houseDepth);
+  const houseSpot = { a0, a1: a0 + houseWidth, d0: setback, d1: setback + houseDepth };
+  const house = inErf(erf, houseSpot.a0, houseSpot.a1, houseSpot.d0, houseSpot.d1);
   const levels = random.chance(STYLES[style].twoStoreyChance) ? 2 : 1;
-  building(house, 'house', levels, township || random.chance(0.25) ? 'flat' : 'pitched', 0);
+  const roof = township || random.chance(0.25) ? 'flat' : 'pitched';
   const outDepth = township ? 3.5 : random.range(5, 6.5);
   const outWidth = Math.min(township ? 4 : 7, F * 0.35);
-  if (random.chance(township ? 0.45 : 0.6) && setback + houseDepth + 1.5 < D - 1.5 - outDepth) {
-    const left = random.chance(0.5);
+  const fits = setback + houseDepth + 1.5 < D - 1.5 - outDepth;
+  let outbuilding: Spot | null = null;
+  let left = false;
+  if (random.chance(township ? 0.45 : 0.6) && fits) {
+    left = random.chance(0.5);
     const o0 = left ? 1.2 : F - 1.2 - outWidth;
+    outbuilding = { a0: o0, a1: o0 + outWidth, d0: D - 1.5 - outDepth, d1: D - 1.5 };
+  } else {
+    left = life.chance(0.5);
+  }
+
+  const history = planHouseLife(life, {
+    erf,
+    style,
+    frontage: F,
+    depth: D,
+    house: houseSpot,
+    outbuilding,
+    outbuildingSlot: fits ? { width: outWidth, depth: outDepth, left } : null,
+  });
+  building(house, 'house', levels, roof, 0, undefined, history.house);
+  if (outbuilding) {
     building(
-      inErf(erf, o0, o0 + outWidth, D - 1.5 - outDepth, D - 1.5),
+      inErf(erf, outbuilding.a0, outbuilding.a1, outbuilding.d0, outbuilding.d1),
       township ? 'backyard room' : 'garage',
       1,
       'flat',
       1,
+      undefined,
+      history.outbuilding,
     );
   }
+  // Numbers 2 and up: the pool and the buildings that are gone.
+  history.extra.forEach((extra, i) =>
+    building(extra.rect, extra.kind, extra.levels, extra.roof, 2 + i, extra.heightM, extra.life),
+  );
   return house;
 }
 

@@ -8,6 +8,7 @@ import { type SuburbStyle } from '../names';
 import { type Random } from '../random';
 import { frameAt, type LocalFrame, type TownPlan } from '../world';
 import { type Erf, type Rect, type StreetLine, type SuburbFrame } from './geometry';
+import { type Life } from './life';
 
 /** Side of a suburb cell, metres. */
 export const CELL_M = 1000;
@@ -83,7 +84,7 @@ export type WriteAddress = (
   sourceId: string,
 ) => number;
 
-/** Writes a building row on the erf (n numbers the erf's buildings). */
+/** Writes a building row on the erf (n numbers the erf's buildings), with its life when it has one. */
 export type WriteBuilding = (
   rect: Rect,
   kind: string,
@@ -91,6 +92,7 @@ export type WriteBuilding = (
   roof: string,
   n: number,
   height?: number,
+  life?: Life,
 ) => void;
 
 /** One erf while its rows are written: its parcel is written, its address and buildings are written through these. */

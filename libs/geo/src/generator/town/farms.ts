@@ -2,7 +2,7 @@
  * Farms in a ring outside the town: sectors of the ring, each split into a remainder (portion 0, the
  * outer part) and numbered portions towards the town; a farmhouse and a shed on about half of them.
  */
-import { type Batch, GENERATOR_SOURCE } from '../batch';
+import { type Batch, GENERATOR_SOURCE, NO_LIFE } from '../batch';
 import { DATA_QUALITY, PARCEL_TYPE } from '../codes';
 import { multiPolygonHex, polygonHex } from '../ewkb';
 import { FARM_NAMES } from '../names';
@@ -99,6 +99,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
           4.5,
           'pitched',
           polygonHex([place(0, 0, 18, 12)]),
+          ...NO_LIFE,
           GENERATOR_SOURCE,
           `building:farm:${key}:0`,
         ]);
@@ -109,6 +110,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
           6,
           'flat',
           polygonHex([place(0, 45, 26, 14)]),
+          ...NO_LIFE,
           GENERATOR_SOURCE,
           `building:farm:${key}:1`,
         ]);

@@ -1,7 +1,7 @@
 /**
  * One suburb of a town on one cell: its kind and name, its street grid, its erven with their POIs and
  * house numbers, then its rows: the suburb and its postal code, the streets, and on every erf its parcel,
- * address(es), buildings, and its POI or estate.
+ * address(es), buildings (with their history), and its POI or estate.
  */
 import { padPostalCode } from '../../text';
 import { type Batch, GENERATOR_SOURCE } from '../batch';
@@ -10,9 +10,10 @@ import { type SuburbStyle } from '../names';
 import { Random } from '../random';
 import { addressWriter, numberHouses } from './addresses';
 import { buildingWriter, writeHouse } from './buildings';
-import { type Cell, CELL_M, type SuburbRows, type TownSite } from './context';
+import { type Cell, CELL_M, type SuburbRows, type TownSite, type WriteBuilding } from './context';
 import { writeEstate } from './estates';
 import { type Erf } from './geometry';
+import { planEstateLife } from './life';
 import { type TownNames } from './naming';
 import { countAddresses, layOutErven, writeErfParcel } from './parcels';
 import { chooseBigPoiBlocks, placeSmallPois, writePoi } from './pois';
@@ -122,8 +123,13 @@ function writeSuburb(town: SuburbTown, suburb: Omit<SuburbRows, 'streetRefs' | '
     const address = addressWriter(rows, erf, parcelRef);
     const building = buildingWriter(batch, frame, parcelRef, key);
     const erfRows = { erf, key, parcelRef, address, building };
+    // The erf's history draws from its own stream: today's rows are the same whatever it holds.
+    const life = Random.of(site.context.seed, 'building-life', key);
     if (erf.kind === 'estate') {
-      writeEstate(rows, erfRows, town.names.estateName());
+      const built = planEstateLife(life);
+      const dated: WriteBuilding = (rect, kind, levels, roof, n, height) =>
+        building(rect, kind, levels, roof, n, height, built);
+      writeEstate(rows, { ...erfRows, building: dated }, town.names.estateName());
       continue;
     }
     if (erf.vacant) continue;
@@ -131,7 +137,7 @@ function writeSuburb(town: SuburbTown, suburb: Omit<SuburbRows, 'streetRefs' | '
       writePoi(rows, erfRows);
       continue;
     }
-    const house = writeHouse(erf, style, random, building);
+    const house = writeHouse(erf, style, random, building, life);
     address(null, null, (house[0] + house[2]) / 2, (house[1] + house[3]) / 2, `address:${key}`);
   }
 }

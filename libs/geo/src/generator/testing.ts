@@ -1,0 +1,37 @@
+/**
+ * The generator's world laid out in-process, without a database, the way generateGeodata does it (towns
+ * biggest first, a town's shortfall passed to the next, suburbs then farms and imagery), into one batch:
+ * for the tests that pin or inspect generated rows (fingerprint.test.ts, history.test.ts).
+ */
+import { createLandTest, southAfricanTowns } from '../reference/south-africa';
+import { Batch } from './batch';
+import { type CoverageState, TownLayout } from './town';
+import { planTowns } from './world';
+
+/** Every coverage state, estates, POIs of every kind and farms: the three towns of generate.test.ts. */
+export const TEST_TOWNS = ['Stellenbosch', 'Pretoria', 'Durban'];
+/** Coverage by rank: the biggest town has high-resolution imagery, the next ortho only, the third none. */
+export const TEST_COVERAGE: CoverageState[] = ['high_resolution', 'ortho', 'none'];
+
+export function layOutWorld(seed: string, scale: number, towns = TEST_TOWNS): Batch {
+  const isLand = createLandTest();
+  const plans = planTowns(southAfricanTowns(), { scale, towns });
+  // One batch holds the whole world: its batch-local references (row indices) are part of the fingerprint.
+  const batch = new Batch();
+  let shortfall = 0;
+  for (const plan of plans) {
+    const layout = new TownLayout({
+      seed,
+      plan: { ...plan, target: plan.target + shortfall },
+      townId: `town:${plan.town.geonameId}`,
+      isLand,
+      coverage: TEST_COVERAGE[plan.rank % TEST_COVERAGE.length],
+    });
+    while (layout.nextSuburb(batch)) {
+      // lays out suburbs until the town has its addresses
+    }
+    layout.finish(batch);
+    shortfall = Math.max(0, plan.target + shortfall - layout.produced);
+  }
+  return batch;
+}
