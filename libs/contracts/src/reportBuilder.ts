@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { literalUnion } from './common';
+import { IsoDate, SurveyId } from './imagery';
 
 /**
  * The SAVi report builder (spec 02 §1, §3, §4.4, §4.5, §5, §7.1, §8; issue 13), served by
@@ -72,6 +73,17 @@ export const REPORTBUILDER_API = {
   upload: `${BASE}/upload`,
   /** Where a request's uploaded images are served (images part). */
   uploads: (requestID: string) => `/reportbuilder/assets/uploads/${seg(requestID)}/`,
+  /**
+   * GET (issue 21): a target's image as stored — whether it exists and, when it was captured from the
+   * portal's imagery, the survey and its capture date (ImageInfoAnswer). Parts as imageExists.
+   */
+  imageInfo: (requestID: string, type: string, first: string, second: string, third: string) =>
+    `${BASE}/image/info/${seg(requestID)}/${seg(type)}/${seg(first)}/${seg(second)}/${seg(third)}`,
+  /**
+   * POST ConfirmFootprintsBody (issue 21, 'Building Size Calculation'): the footprints the QS confirmed
+   * become buildings of a section, in one save (answers SectionsAnswer).
+   */
+  confirmFootprints: `${BASE}/footprints`,
 } as const;
 
 /** The report type of every report (spec 02 §1 "The report type used throughout is savi"). */
@@ -121,11 +133,29 @@ export const ReportMarkerSchema = Type.Object({
   draggable: Type.Optional(Type.Boolean()),
 });
 
-/** Spec 02 §3 floor: size (m²), doubleVolume, location. */
+/**
+ * Issue 21: where a floor's size was measured on the portal's imagery — a measurement of the request
+ * (`measurementId`, requests.measurements) or a survey's building footprint (`footprintId`, geo.buildings) —
+ * with the measured m², the survey and its capture date. The service takes these facts from the measurement
+ * (or from the report as saved), never from the client, and sets `edited` whenever the size differs from
+ * `value` (typed over by hand; libs/domain withMeasuredFlag).
+ */
+export const FloorMeasurementSchema = Type.Object({
+  measurementId: Type.Optional(Type.String({ minLength: 1, maxLength: REPORT_LIMITS.id })),
+  footprintId: Type.Optional(Type.String({ minLength: 1, maxLength: REPORT_LIMITS.id })),
+  value: Type.Number({ minimum: 0, maximum: 1e7 }),
+  surveyId: SurveyId,
+  capturedOn: IsoDate,
+  edited: Type.Optional(Type.Boolean()),
+});
+export type FloorMeasurementBody = Static<typeof FloorMeasurementSchema>;
+
+/** Spec 02 §3 floor: size (m²), doubleVolume, location; issue 21: `measured` when measured on the imagery. */
 export const ReportFloorSchema = Type.Object({
   size: nullable(Type.Number({ minimum: 0, maximum: 1e7 })),
   doubleVolume: Type.Boolean({ default: false }),
   location: Text(),
+  measured: Type.Optional(nullable(FloorMeasurementSchema)),
 });
 
 /** Spec 02 §3 improvement (in a section or a building). */
@@ -468,7 +498,41 @@ export const ImageBody = Type.Object({
   requestID: RequestIdString,
   base64Data: Type.String({ maxLength: 16 * 1024 * 1024 }),
   type: Type.String({ maxLength: 200 }),
+  /**
+   * Issue 21: the picture was captured from the portal's imagery of this survey (a JPEG or PNG as the
+   * locator serves it): the service keeps the survey's capture date with the image, and its crops.
+   */
+  surveyId: Type.Optional(SurveyId),
 });
+
+/** Issue 21: the survey an image was captured from (kept with the image and its crops). */
+export const ImageImagerySchema = Type.Object({ surveyId: Type.Integer(), capturedOn: IsoDate });
+export type ImageImagery = Static<typeof ImageImagerySchema>;
+
+/** GET image/info/…: whether the target's cropped image exists and where it was captured (null: not imagery). */
+export const ImageInfoAnswer = Type.Object({
+  exists: Type.Boolean(),
+  imagery: nullable(ImageImagerySchema),
+});
+export type ImageInfoAnswer = Static<typeof ImageInfoAnswer>;
+
+/**
+ * POST footprints (issue 21): the buildings on the request's parcel at `surveyId` (SURVEY_API.buildings
+ * `parcel=true`) the QS confirmed, by their building ids, added to section `sectionID` — each as a building
+ * of max(1, round(height / 3)) floors of its footprint's area, marked as measured — in one save. The
+ * service reads the footprints itself: an id not standing on the parcel at the survey's date is a 400.
+ */
+export const ConfirmFootprintsBody = Type.Object({
+  requestID: RequestIdString,
+  sectionID: Type.String({ minLength: 1, maxLength: REPORT_LIMITS.id }),
+  surveyId: SurveyId,
+  buildingIds: Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
+    minItems: 1,
+    maxItems: REPORT_LIMITS.buildingsPerSection,
+  }),
+  version: Version,
+});
+export type ConfirmFootprintsBody = Static<typeof ConfirmFootprintsBody>;
 export const CropImageBody = Type.Object({
   requestID: RequestIdString,
   /** The source: a base image's or an upload's file name (or URL) of the request. */

@@ -23,6 +23,7 @@ export const REPORTBUILDER_ROUTES = {
   extraFieldValue: REPORTBUILDER_API.extraFieldValue,
   totals: `${BASE}/totals/:requestID`,
   versions: `${BASE}/versions/:requestID`,
+  confirmFootprints: REPORTBUILDER_API.confirmFootprints,
   // The PDF (routes/pdf.ts).
   generate: `${BASE}/report/:requestID/savi/:country/:group/full`,
   ready: `${BASE}/report/:requestID/pdf/ready`,
@@ -35,6 +36,7 @@ export const REPORTBUILDER_ROUTES = {
   upload: REPORTBUILDER_API.upload,
   thumbnails: `${BASE}/image/thumbnails/:requestID`,
   imageExists: `${BASE}/image/:requestID/:type/:first/:second/:third`,
+  imageInfo: `${BASE}/image/info/:requestID/:type/:first/:second/:third`,
   deleteSectionImage: `${BASE}/image/:requestID/:sectionID`,
   deleteBuildingImage: `${BASE}/image/:requestID/:sectionID/:buildingID`,
   uploadAsset: '/reportbuilder/assets/uploads/:requestID/:fileName',

@@ -350,13 +350,14 @@ export async function readReport(ds: DataSource, id: string, defaultVat: number)
 /**
  * One save: staff only (before anything is read), then in one transaction the request's row locked, the
  * request's type and status checked, the report's row locked and its version compared with the one the
- * client read (when sent), `decide` run on the report as it is (it throws a 400 to refuse), the change and
+ * client read (when sent), `decide` run on the report as it is, inside the transaction (it may read what it
+ * needs through `em`, and throws a 400 to refuse), the change and
  * its edit line written, version + 1. Answers the report after the save.
  */
 export async function saveReport(
   ds: DataSource,
   input: { id: string; caller: Caller; version?: number; what: string; defaultVat: number },
-  decide: (state: ReportState) => ReportChange,
+  decide: (state: ReportState, em: EntityManager) => ReportChange | Promise<ReportChange>,
 ): Promise<ReportState> {
   if (!isStaff(input.caller)) throw forbidden(REPORT_TEXT.staffOnly);
   const id = checkId(input.id);
@@ -366,7 +367,7 @@ export async function saveReport(
     const version = versionOf(state);
     if (input.version !== undefined && input.version !== version)
       throw new ReportConflict(REPORT_TEXT.stale(version), state, input.caller);
-    const change = decide(state);
+    const change = await decide(state, em);
     if (!state.row && !('details' in change)) change.details = {};
     // A new report fixes its VAT rate at creation (the service's setting may change later).
     if (!state.row) change.details = { vatPercentage: input.defaultVat, ...change.details };

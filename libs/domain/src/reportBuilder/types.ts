@@ -11,11 +11,30 @@ export interface ReportMarker {
   draggable?: boolean;
 }
 
+/**
+ * Where a floor's size came from when it was measured on the portal's imagery (issue 21): a measurement of
+ * the request (an area traced on a survey's ortho) or a building footprint of a survey ('Building Size
+ * Calculation'), with the figure and the survey's capture date. `edited`: the size was changed by hand
+ * since (the service sets it whenever the size no longer equals `value`).
+ */
+export interface FloorMeasurement {
+  measurementId?: string;
+  footprintId?: string;
+  /** m², as measured (2 decimals). */
+  value: number;
+  surveyId: number;
+  /** YYYY-MM-DD. */
+  capturedOn: string;
+  edited?: boolean;
+}
+
 /** Spec 02 §3 Building floors: size (m²), doubleVolume, location. A size not yet captured is null. */
 export interface ReportFloor {
   size: number | null;
   doubleVolume: boolean;
   location: string;
+  /** Issue 21: the size was measured on the imagery (absent or null: typed). */
+  measured?: FloorMeasurement | null;
 }
 
 /**

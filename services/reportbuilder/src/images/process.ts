@@ -80,12 +80,16 @@ export async function decodeImage(
   }
 }
 
-/** The bytes of a pasted picture: plain base64 or a data: URL (image/png only). */
-export function base64Bytes(base64Data: string): Buffer {
+/**
+ * The bytes of a pasted picture: plain base64 or a data: URL (image/png only; image/jpeg too with
+ * `allowJpeg`, for a picture of the portal's imagery, which the locator serves as JPEG).
+ */
+export function base64Bytes(base64Data: string, allowJpeg = false): Buffer {
   let text = base64Data.trim();
   const dataUrl = /^data:([^;,]*)(;base64)?,/i.exec(text);
   if (dataUrl) {
-    if (!/^image\/png$/i.test(dataUrl[1] ?? '')) throw badRequest(IMAGE_TEXT.notPng);
+    const type = allowJpeg ? /^image\/(png|jpeg)$/i : /^image\/png$/i;
+    if (!type.test(dataUrl[1] ?? '')) throw badRequest(allowJpeg ? IMAGE_TEXT.notImage : IMAGE_TEXT.notPng);
     if (!dataUrl[2]) throw badRequest(IMAGE_TEXT.badBase64);
     text = text.slice(dataUrl[0].length);
   }
@@ -134,6 +138,19 @@ export async function cropImage(source: Buffer, box: CropBox, limits: ImageLimit
     compressedWidth: info.width,
     compressedHeight: info.height,
   };
+}
+
+/**
+ * A picture of the portal's imagery (issue 21: JPEG or PNG, decoded and checked as any picture) as the PNG a
+ * base image is.
+ */
+export async function imageryPicture(input: Buffer, limits: ImageLimits): Promise<Decoded> {
+  const decoded = await decodeImage(input, ['jpeg', 'png'], limits);
+  if (decoded.format === 'png') return decoded;
+  const data = await sharp(decoded.data, { limitInputPixels: limits.maxPixels })
+    .png({ compressionLevel: 6 })
+    .toBuffer();
+  return { ...decoded, format: 'png', data };
 }
 
 /** A small JPEG of a stored picture. */

@@ -3,6 +3,7 @@ import { formatSaLongDate } from '@portal/domain';
 import { imageDataUrl, pageFooterOptions, type PdfRenderer } from '@portal/pdf-jobs';
 import type { Storage } from '@portal/server-kit';
 import { isImageId, targetImageKey, type ImageTarget } from '../images/keys';
+import { readImageryRecord } from '../images/imagery';
 import { addressOf, extraFieldOf, sectionsOf, totalsOf, totalsSettingsOf, versionOf } from '../store';
 import { SAVI_PDF_KIND, finaliseReportPdf, jobState, saviReportPdfKey } from './report';
 import { saviReportHtml } from './template';
@@ -41,11 +42,18 @@ export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaul
       const sections = sectionsOf(state);
       const requestId = state.request.id;
       const sectionImages: Record<string, string> = {};
+      const sectionImagesCapturedOn: Record<string, string> = {};
       for (const [id, section] of Object.entries(sections)) {
         if (!section.includeImage || !isImageId(id)) continue;
-        const image = await targetImageDataUrl(deps.storage, requestId, { kind: 'section', section: id });
-        if (image) sectionImages[id] = image;
+        const target: ImageTarget = { kind: 'section', section: id };
+        const image = await targetImageDataUrl(deps.storage, requestId, target);
+        if (!image) continue;
+        sectionImages[id] = image;
+        const imagery = await readImageryRecord(deps.storage, requestId, target, 'cropped');
+        if (imagery) sectionImagesCapturedOn[id] = imagery.capturedOn;
       }
+      const property: ImageTarget = { kind: 'property' };
+      const propertyImagery = await readImageryRecord(deps.storage, requestId, property, 'cropped');
       const address = addressOf(state);
       const extraField = extraFieldOf(state);
       return saviReportHtml({
@@ -60,8 +68,10 @@ export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaul
         note: state.row?.note ?? '',
         comments: state.row?.comments ?? '',
         version: versionOf(state),
-        propertyImage: await targetImageDataUrl(deps.storage, requestId, { kind: 'property' }),
+        propertyImage: await targetImageDataUrl(deps.storage, requestId, property),
         sectionImages,
+        propertyImageCapturedOn: propertyImagery?.capturedOn ?? null,
+        sectionImagesCapturedOn,
         madeOn: formatSaLongDate(new Date()),
       });
     },

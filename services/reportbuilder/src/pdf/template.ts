@@ -1,5 +1,8 @@
 import { escapeXml } from '@portal/charts';
 import {
+  imageCaptureText,
+  isMeasuredSize,
+  measuredFloorText,
   formatMoney,
   fromCents,
   improvementValueCents,
@@ -18,6 +21,9 @@ import {
  * floors, area, rate, value, their improvements) and improvements; the rates used; the totals (subtotal,
  * extra field, professional fee, VAT, grand total); the note and comments. Every figure comes from libs/domain
  * reportTotals (the screen's totals) and is written with formatMoney, so the PDF and the screen agree.
+ * Issue 21: a building with a floor measured on the imagery lists its floors, each measured size with the
+ * capture date of its survey ('measured on the 14 Mar 2019 survey'), and a picture captured from the imagery
+ * carries its capture date.
  */
 
 export interface SaviPdfInput {
@@ -37,6 +43,12 @@ export interface SaviPdfInput {
   propertyImage: string | null;
   /** Section id → its cropped image as a data URL (sections with includeImage and a stored image). */
   sectionImages: Record<string, string>;
+  /**
+   * Issue 21: the capture dates (YYYY-MM-DD) of the images captured from the portal's imagery — the
+   * property's, and the sections' by id — printed under each picture. Absent: not from the imagery.
+   */
+  propertyImageCapturedOn?: string | null;
+  sectionImagesCapturedOn?: Record<string, string>;
   /** When the PDF is made, as the reader sees it (e.g. '3 March 2025'). */
   madeOn: string;
 }
@@ -86,7 +98,31 @@ const CSS = `
   .muted { color: #7a8894; }
   .comment { font-style: italic; color: #4a5966; }
   .block { page-break-inside: avoid; margin-top: 6mm; }
+  .captured { font-size: 8pt; color: #4a5966; margin: -2mm 0 3mm; }
+  tr.floors td { color: #4a5966; font-size: 8pt; padding-left: 5mm; }
 `;
+
+/** Under a picture from the imagery: 'Imagery captured 14 Mar 2019' (nothing for another picture). */
+const capturedLine = (capturedOn: string | null | undefined) =>
+  capturedOn ? `<p class="captured">${esc(imageCaptureText(capturedOn))}</p>` : '';
+
+/**
+ * A building's floors when one was measured on the imagery: each floor's size, the measured ones with their
+ * survey's capture date (a size typed over since says so). Nothing when no floor was measured.
+ */
+function measuredFloorsRow(building: ReportSections[string]['buildings'][number]): string {
+  if (!building.floors.some((floor) => floor.measured)) return '';
+  const floors = building.floors
+    .map((floor, i) => {
+      const name = floor.location.trim() ? esc(floor.location.trim()) : `Floor ${i + 1}`;
+      const size = floor.size === null ? '—' : `${formatMoney(floor.size)} m²`;
+      const note = measuredFloorText(floor);
+      const how = note ? ` (${esc(note)})` : '';
+      return `<span class="${isMeasuredSize(floor) ? 'measured' : 'typed'}">${name}: ${size}${how}</span>`;
+    })
+    .join('; ');
+  return `<tr class="floors"><td colspan="9">Floors: ${floors}</td></tr>`;
+}
 
 function buildingRows(sectionId: string, input: SaviPdfInput): string {
   const section = input.sections[sectionId]!;
@@ -112,7 +148,7 @@ function buildingRows(sectionId: string, input: SaviPdfInput): string {
       return `<tr><td><b>${esc(building.name)}</b>${building.comment ? `<div class="comment">${esc(building.comment)}</div>` : ''}</td>
         <td>${dash(building.category)}</td><td>${dash(building.type)}</td><td>${dash(building.class)}</td>
         <td>${dash(building.constructionType)}</td><td class="n">${floors}</td><td class="n">${quantity}</td>
-        <td class="n">${rateText(building.rate)}</td><td class="n">${rand(figures?.value ?? 0)}</td></tr>${improvements}`;
+        <td class="n">${rateText(building.rate)}</td><td class="n">${rand(figures?.value ?? 0)}</td></tr>${measuredFloorsRow(building)}${improvements}`;
     })
     .join('');
   return `<h3>Buildings</h3><table><thead><tr><th>Building</th><th>Category</th><th>Type</th><th>Class</th>
@@ -202,7 +238,7 @@ export function saviReportHtml(input: SaviPdfInput): string {
       return `<section class="section">
         <h2>Section ${index + 1}: ${esc(section.name)}</h2>
         <p>Category: <b>${esc(sectionCategory(section.type))}</b></p>
-        ${image ? `<img class="picture" src="${image}" alt="Section ${index + 1}">` : ''}
+        ${image ? `<img class="picture" src="${image}" alt="Section ${index + 1}">${capturedLine(input.sectionImagesCapturedOn?.[id])}` : ''}
         ${section.comment ? `<p class="comment">${esc(section.comment)}</p>` : ''}
         ${buildingRows(id, input)}
         ${improvementRows(id, input)}
@@ -223,7 +259,7 @@ export function saviReportHtml(input: SaviPdfInput): string {
       <dt>Report version</dt><dd>${input.version}</dd>
       <dt>Replacement value</dt><dd>${rand(input.totals.grandTotal)}</dd>
     </dl>
-    ${input.propertyImage ? `<img src="${input.propertyImage}" alt="The property">` : '<p class="muted">No property image.</p>'}
+    ${input.propertyImage ? `<img src="${input.propertyImage}" alt="The property">${capturedLine(input.propertyImageCapturedOn)}` : '<p class="muted">No property image.</p>'}
   </section>
   <section>
     <h2>Summary</h2>

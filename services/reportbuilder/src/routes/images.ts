@@ -6,6 +6,8 @@ import {
   CropImageBody,
   ErrorAnswer,
   ImageBody,
+  ImageImagerySchema,
+  ImageInfoAnswer,
   REPORTBUILDER_ROUTES,
   RearrangeImagesBody,
 } from '@portal/contracts';
@@ -39,10 +41,14 @@ import {
   base64Bytes,
   cropImage,
   decodeImage,
+  imageryPicture,
   thumbnail,
   type ImageLimits,
 } from '../images/process';
 import { parseTargetType, targetOf } from '../images/targets';
+import { contentTypeOf, putAll } from '../images/files';
+import { imageryRecordFile, readImageryRecord, removeImageryRecord } from '../images/imagery';
+import { surveyAtRequest } from '../surveys';
 
 const ERRORS = { ...REPORT_ERRORS, 413: ErrorAnswer } as const;
 
@@ -72,11 +78,14 @@ const StoredImage = Type.Object({
   width: Type.Integer(),
   height: Type.Integer(),
 });
-const ImageAnswer = Type.Object({ success: Type.Boolean(), image: StoredImage });
+/** `imagery` (issue 21): the survey the picture was captured from, null when it was not the imagery. */
+const Imagery = Type.Optional(Type.Union([Type.Null(), ImageImagerySchema]));
+const ImageAnswer = Type.Object({ success: Type.Boolean(), image: StoredImage, imagery: Imagery });
 const CropAnswer = Type.Object({
   success: Type.Boolean(),
   image: StoredImage,
   compressed: StoredImage,
+  imagery: Imagery,
 });
 const CopyAnswer = Type.Object({ success: Type.Boolean(), copied: Type.Array(Type.String()) });
 const Thumbnail = Type.Object({
@@ -89,34 +98,6 @@ const ThumbnailsAnswer = Type.Object({ requestID: Type.String(), images: Type.Ar
 const DeleteAnswer = Type.Object({ success: Type.Boolean(), deleted: Type.Array(Type.String()) });
 
 const VARIANTS: ImageVariant[] = ['base', 'cropped', 'compressed'];
-
-/** Content type of a served name (what the service made: PNG or JPEG). */
-const contentTypeOf = (name: string) => (name.endsWith('.png') ? 'image/png' : 'image/jpeg');
-
-/**
- * Writes all `files` or none: each put is atomic (storage), and when one fails the ones written before it
- * are put back as they were (or removed). Everything is encoded before this is called.
- */
-async function putAll(storage: Storage, files: { key: string; data: Buffer; contentType: string }[]) {
-  const before = await Promise.all(files.map((file) => storage.get(file.key)));
-  const written: number[] = [];
-  try {
-    for (const [i, file] of files.entries()) {
-      await storage.put(file.key, file.data, { contentType: file.contentType });
-      written.push(i);
-    }
-  } catch (error) {
-    for (const i of written) {
-      const old = before[i];
-      await (
-        old
-          ? storage.put(files[i]!.key, old.data, { contentType: old.info.contentType })
-          : storage.delete(files[i]!.key)
-      ).catch(() => undefined);
-    }
-    throw error;
-  }
-}
 
 /** The source a crop names: a file name or a URL ending in one. */
 const sourceName = (image: string) => image.split('?')[0]!.split('/').pop() ?? '';
@@ -154,13 +135,23 @@ export async function imageRoutes(
       schema: { body: ImageBody, response: { 200: ImageAnswer, ...ERRORS } },
     },
     async (request) => {
-      const { requestID, base64Data, type } = request.body;
+      const { requestID, base64Data, type, surveyId } = request.body;
       const target = parseTargetType(type);
-      const png = await decodeImage(base64Bytes(base64Data), ['png'], limits);
+      // Issue 21: a picture of the portal's imagery (the locator's JPEG) keeps its survey's capture date.
+      const fromImagery = surveyId !== undefined;
+      const png = fromImagery
+        ? await imageryPicture(base64Bytes(base64Data, true), limits)
+        : await decodeImage(base64Bytes(base64Data), ['png'], limits);
       const name = imageFileName(target, 'base');
-      return withImageEdit(ds, requestID, request.caller, async (_em, id) => {
-        await storage.put(imageKey(id, name), png.data, { contentType: 'image/png' });
-        return { success: true, image: stored(id, name, png) };
+      return withImageEdit(ds, requestID, request.caller, async (em, id) => {
+        const survey = fromImagery ? await surveyAtRequest(em, id, surveyId) : null;
+        const imagery = survey ? { surveyId: survey.id, capturedOn: survey.capturedOn } : null;
+        await putAll(storage, [
+          { key: imageKey(id, name), data: png.data, contentType: 'image/png' },
+          ...(imagery ? [imageryRecordFile(id, target, 'base', imagery)] : []),
+        ]);
+        if (!imagery) await removeImageryRecord(storage, id, target, 'base');
+        return { success: true, image: stored(id, name, png), imagery };
       });
     },
   );
@@ -249,12 +240,18 @@ export async function imageRoutes(
         const crop = await cropImage(original.data, { x, y, width, height }, limits);
         const cropped = imageFileName(goal, 'cropped');
         const compressed = imageFileName(goal, 'compressed');
+        // A crop of a base image captured from the imagery keeps its survey; a crop of an upload has none.
+        const from = targetOfBaseName(source);
+        const imagery = from ? await readImageryRecord(storage, id, from, 'base') : null;
         await putAll(storage, [
           { key: imageKey(id, cropped), data: crop.png, contentType: imageContentType('cropped') },
           { key: imageKey(id, compressed), data: crop.jpeg, contentType: imageContentType('compressed') },
+          ...(imagery ? [imageryRecordFile(id, goal, 'cropped', imagery)] : []),
         ]);
+        if (!imagery) await removeImageryRecord(storage, id, goal, 'cropped');
         return {
           success: true,
+          imagery,
           image: stored(id, cropped, crop),
           compressed: stored(id, compressed, {
             width: crop.compressedWidth,
@@ -294,7 +291,19 @@ export async function imageRoutes(
             data: s.object!.data,
             contentType: imageContentType(s.variant),
           }));
-        await putAll(storage, files);
+        // The imagery records travel with the pictures (or the target's old ones go).
+        const records = await Promise.all(
+          (['base', 'cropped'] as const).map(async (variant) => ({
+            variant,
+            imagery: await readImageryRecord(storage, id, from, variant),
+          })),
+        );
+        const recordFiles = records.flatMap(({ variant, imagery }) =>
+          imagery ? [imageryRecordFile(id, to, variant, imagery)] : [],
+        );
+        await putAll(storage, [...files, ...recordFiles]);
+        for (const { variant, imagery } of records)
+          if (!imagery) await removeImageryRecord(storage, id, to, variant);
         return { success: true, copied: files.map((f) => imageUrl(id, f.key.split('/').pop()!)) };
       });
     },
@@ -381,6 +390,32 @@ export async function imageRoutes(
     },
   );
 
+  // Issue 21: whether the target's crop exists and the survey it was captured from (null: not the imagery).
+  app.get(
+    REPORTBUILDER_ROUTES.imageInfo,
+    {
+      onRequest,
+      schema: {
+        params: Type.Object({
+          requestID: Type.String({ maxLength: 64 }),
+          type: Type.String({ maxLength: 64 }),
+          first: Type.String({ maxLength: 64 }),
+          second: Type.String({ maxLength: 64 }),
+          third: Type.String({ maxLength: 64 }),
+        }),
+        response: { 200: ImageInfoAnswer, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const { requestID, type, first, second, third } = request.params;
+      const target = targetOf(type, first, second, third);
+      if (!target) throw badRequest(IMAGES_TEXT.badId);
+      const id = await checkImageRead(ds, requestID, request.caller);
+      const exists = await storage.exists(imageKey(id, imageFileName(target, 'cropped')));
+      return { exists, imagery: exists ? await readImageryRecord(storage, id, target, 'cropped') : null };
+    },
+  );
+
   // ---------------------------------------------------------------------------------------------- delete
 
   const IdParams = { requestID: Type.String({ maxLength: 64 }), sectionID: Type.String({ maxLength: 64 }) };
@@ -410,6 +445,8 @@ export async function imageRoutes(
             const name = imageFileName(target, variant);
             if (await storage.delete(imageKey(id, name))) deleted.push(name);
           }
+          for (const variant of ['base', 'cropped'] as const)
+            await removeImageryRecord(storage, id, target, variant);
           return { success: true, deleted };
         });
       },

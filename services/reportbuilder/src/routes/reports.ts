@@ -3,6 +3,7 @@ import {
   AddressDetailsAnswer,
   CommentsAnswer,
   CommentsBody,
+  ConfirmFootprintsBody,
   DetailsConflictAnswer,
   ExtraFieldDescriptionBody,
   ExtraFieldIncludedBody,
@@ -10,6 +11,7 @@ import {
   NoteAnswer,
   NoteBody,
   REPORTBUILDER_ROUTES,
+  REPORT_LIMITS,
   ReportDetails,
   ReportIdQuery,
   RequestIdParams,
@@ -42,6 +44,8 @@ import {
   type ReportState,
 } from '../store';
 import { sectionsProblems } from '../validation';
+import { settleMeasuredFloors } from '../measured';
+import { sectionsWithFootprints } from '../footprints';
 import { sumInsuredAnswer } from '../sumInsured';
 import { reportVersions } from '../versions';
 
@@ -97,7 +101,7 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     caller: Caller,
     version: number | undefined,
     what: string,
-    decide: (state: ReportState) => ReportChange,
+    decide: Parameters<typeof saveReport>[2],
   ) => saveReport(ctx.ds, { id, caller, version, what, defaultVat }, decide);
 
   /** A 409 with the report as it is now, in the answer's own shape (sections or details). */
@@ -135,15 +139,54 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     async (request, reply) => {
       const { ID, sections, comment, version } = request.body;
       try {
-        const after = await save(ID, request.caller, version, 'sections', (state) => {
-          const problems = sectionsProblems(sections as ReportSections, sectionsOf(state));
+        const after = await save(ID, request.caller, version, 'sections', async (state, em) => {
+          const saved = sectionsOf(state);
+          const problems = sectionsProblems(sections as ReportSections, saved);
+          // Issue 21: measured floor sizes keep the facts of their measurement, flagged when typed over.
+          const measured = await settleMeasuredFloors(
+            em,
+            state.request.id,
+            sections as ReportSections,
+            saved,
+          );
+          problems.push(...measured.problems);
           if (problems.length > 0) throw badRequest(SAVE_TEXT.sections(problems.length), problems);
-          const change: ReportChange = { sections: Object.entries(sections as ReportSections) };
+          const change: ReportChange = { sections: Object.entries(measured.sections) };
           if (comment !== undefined) {
             change.comments = comment;
             change.comments_user_id = request.caller.id;
           }
           return change;
+        });
+        return sectionsAnswer(after, request.caller);
+      } catch (error) {
+        return conflictReply(reply, error, request.id, sectionsAnswer);
+      }
+    },
+  );
+
+  // Issue 21 ('Building Size Calculation'): the footprints the QS confirmed become buildings, in one save.
+  app.post(
+    REPORTBUILDER_ROUTES.confirmFootprints,
+    {
+      onRequest,
+      schema: { body: ConfirmFootprintsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
+    },
+    async (request, reply) => {
+      const { requestID, sectionID, surveyId, buildingIds, version } = request.body;
+      try {
+        const after = await save(requestID, request.caller, version, 'footprints', async (state, em) => {
+          const sections = await sectionsWithFootprints(em, {
+            requestId: state.request.id,
+            sections: sectionsOf(state),
+            sectionId: sectionID,
+            surveyId,
+            buildingIds,
+            maxBuildings: REPORT_LIMITS.buildingsPerSection,
+          });
+          const problems = sectionsProblems(sections, sectionsOf(state));
+          if (problems.length > 0) throw badRequest(SAVE_TEXT.sections(problems.length), problems);
+          return { sections: Object.entries(sections) };
         });
         return sectionsAnswer(after, request.caller);
       } catch (error) {
