@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { AVS_EDITOR_API, type AddressEditorData } from '@portal/contracts';
+import { AVS_EDITOR_API, SURVEY_API, type AddressEditorData, type Survey } from '@portal/contracts';
 import {
   POINT,
   address,
@@ -18,6 +18,21 @@ import { renderRemote } from './testing/renderRemote';
 import { TEXT } from './texts';
 
 const AT_POINT = `/avs/editor/?lat=${POINT.lat}&lng=${POINT.lng}`;
+
+/** The URLs of the tile sources the maps made (the satellite layer's shows its survey). */
+const mockTileUrls: string[] = [];
+jest.mock('ol/source/XYZ', () => {
+  const Actual = jest.requireActual('ol/source/XYZ').default;
+  return {
+    __esModule: true,
+    default: class extends Actual {
+      constructor(options: { url?: string }) {
+        super(options);
+        mockTileUrls.push(options.url ?? '');
+      }
+    },
+  };
+});
 
 /** The editor's reads for one point (and the settings). */
 const editorAnswers = (data: AddressEditorData = pointData(), settingsOverrides = {}) => ({
@@ -312,5 +327,57 @@ describe('/avs/editor (spec 03 §2 "Address editor")', () => {
     fireEvent.click(screen.getByRole('button', { name: TEXT.go }));
     await waitFor(() => expect(field('Suburb')).toBe('Die Boord'));
     expect(callsTo(fetch, 'GET', AVS_EDITOR_API.pointData(POINT.lat, POINT.lng))).toHaveLength(1);
+  });
+
+  it('shows the satellite survey at the marker with its date, steps back to an older one, and measures on the map', async () => {
+    const surveys: Survey[] = [
+      { id: 9, capturedOn: '2025-02-01', kind: 'high_resolution', provider: 'Portal imagery' },
+      { id: 7, capturedOn: '2019-06-30', kind: 'ortho', provider: 'Portal imagery' },
+    ];
+    const fetch = answerFetch({
+      ...meAnswer(operatorUser),
+      ...editorAnswers(),
+      [`GET ${SURVEY_API.surveys}`]: () => json(200, { success: true, surveys }),
+    });
+    renderRemote(AT_POINT);
+    const map = await screen.findByTestId('editor-map', {}, { timeout: 30_000 });
+    await waitFor(() =>
+      expect(within(map).getByTestId('capture-date').textContent).toBe(
+        'Captured 1 February 2025 · Portal imagery',
+      ),
+    );
+    expect(mockTileUrls.at(-1)).toBe('/api/v1.0/tiles/satellite/{z}/{x}/{y}.jpg?survey=9');
+    const [asked] = callsTo(fetch, 'GET', SURVEY_API.surveys);
+    expect(new URL(asked.url).searchParams.get('lat')).toBe(String(POINT.lat));
+    // The timeline: the newest is current; the older one is chosen with the keyboard.
+    const timeline = screen.getByTestId('survey-timeline');
+    const newest = within(timeline).getByRole('radio', { checked: true });
+    expect(newest.textContent).toBe('2025');
+    fireEvent.keyDown(newest, { key: 'ArrowRight' });
+    await waitFor(() =>
+      expect(within(map).getByTestId('capture-date').textContent).toBe(
+        'Captured 30 June 2019 · Portal imagery',
+      ),
+    );
+    expect(within(timeline).getByRole('radio', { checked: true }).textContent).toBe('2019');
+    expect(mockTileUrls.at(-1)).toBe('/api/v1.0/tiles/satellite/{z}/{x}/{y}.jpg?survey=7');
+
+    // Measuring: a distance of two points placed at the centre cross, the map moved between them.
+    const toolbar = within(map).getByTestId('measure-toolbar');
+    fireEvent.click(within(toolbar).getByRole('button', { name: 'Distance' }));
+    fireEvent.click(within(toolbar).getByRole('button', { name: 'Add point at centre' }));
+    const olMap = map.querySelector('[role="application"]') as HTMLElement;
+    fireEvent.keyDown(olMap, { key: 'ArrowRight', shiftKey: true });
+    fireEvent.click(within(toolbar).getByRole('button', { name: 'Add point at centre' }));
+    fireEvent.click(within(toolbar).getByRole('button', { name: 'Finish' }));
+    const measured = await screen.findByTestId('measured-list');
+    const [, metres] = /^Distance(\d+\.\d{2}) m \(on the survey of 30 June 2019\)$/.exec(
+      measured.textContent!,
+    )!;
+    // 128 screen pixels at zoom 18 (Shift + arrow), at 33.9° S: about 63 m on the ground.
+    expect(Number(metres)).toBeGreaterThan(55);
+    expect(Number(metres)).toBeLessThan(70);
+    fireEvent.click(screen.getByRole('button', { name: TEXT.clearMeasured }));
+    expect(screen.queryByTestId('measured-list')).toBeNull();
   });
 });

@@ -59,6 +59,12 @@ export const TEXT = {
   stale: 'Someone else changed this meanwhile: the latest is shown.',
   dragHint: 'Drag the marker to read another point.',
   history: 'Edits',
+  // Dated imagery and measuring (issue 21)
+  satelliteSurveys: 'Satellite imagery',
+  measured: 'Measured on the map',
+  measuredNote: 'For reference only: measurements made here are not saved.',
+  clearMeasured: 'Clear measurements',
+  measuredOn: (text: string, date: string) => `${text} (on the survey of ${date})`,
 } as const;
 
 /** Spec 03 §3: POI types. */

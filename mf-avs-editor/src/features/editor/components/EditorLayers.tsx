@@ -106,19 +106,26 @@ const layer = (zIndex: number) => new VectorLayer({ source: new VectorSource(), 
 /**
  * The editor's layers over the base map (spec 03 §2): parcels (the one under the marker highlighted),
  * their voronoi areas, addresses (coloured by quality, OFA ringed) and POIs; a click on an address or a
- * POI picks it (its popup opens).
+ * POI picks it (its popup opens) unless `picking` is off (while measuring, a click places a point).
  */
 export function EditorLayers({
   data,
   picked,
   onPick,
+  parcelSource,
+  picking = true,
 }: {
   data: DisplayDataAnswer | undefined;
   picked: Picked | null;
   onPick: (picked: Picked) => void;
+  /** The parcels' source, when the caller needs their outlines too (measurements snap to them). */
+  parcelSource?: VectorSource;
+  picking?: boolean;
 }) {
   const map = useOlMap();
-  const [parcels] = useState(() => layer(1));
+  const [parcels] = useState(
+    () => new VectorLayer({ source: parcelSource ?? new VectorSource(), zIndex: 1 }),
+  );
   const [voronoi] = useState(() => layer(2));
   const [addresses] = useState(() => layer(10));
   const [pois] = useState(() => layer(11));
@@ -155,11 +162,14 @@ export function EditorLayers({
   }, [picked, parcels, voronoi, addresses, pois]);
 
   const onPickRef = useRef(onPick);
+  const pickingRef = useRef(picking);
   useEffect(() => {
     onPickRef.current = onPick;
+    pickingRef.current = picking;
   });
   useEffect(() => {
     const listener = (event: { pixel: number[] }) => {
+      if (!pickingRef.current) return;
       let hit: Picked | null = null;
       map.forEachFeatureAtPixel(
         event.pixel,

@@ -1,4 +1,6 @@
-import { Suspense } from 'react';
+import { Suspense, useMemo, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
+import VectorSource from 'ol/source/Vector';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -13,7 +15,15 @@ import {
   type EditorPoi,
   type LatLng,
 } from '@portal/contracts';
-import { BUILTIN_SATELLITE_LAYER, MapView } from '@portal/web-kit';
+import { MapView } from '@portal/web-kit';
+import {
+  CaptureDate,
+  MeasureToolbar,
+  SurveyTimeline,
+  useSurveysQuery,
+  type MapMeasureKind,
+  type MeasurementDraft,
+} from '@portal/web-kit/imagery';
 import { MainMarker, MapPopup } from '@portal/web-kit/locator';
 import {
   useAddAddressMutation,
@@ -24,7 +34,9 @@ import {
 } from '../../../api/editorApi';
 import { TEXT } from '../../../texts';
 import type { useEditAction } from '../useEditAction';
+import { satelliteLayerOf, shownSurvey } from '../satelliteSurvey';
 import { EditorLayers, type Picked } from './EditorLayers';
+import { MeasuredList } from './MeasuredList';
 import { AddressPopup, MarkerPopup, PoiPopup } from './popups';
 
 /** The popup open on the map: the marker's, or that of a picked address or POI. */
@@ -42,6 +54,11 @@ export type ResolveTarget = { addressId?: string; lat?: number; lng?: number };
  * The map (spec 03 §2): satellite imagery at zoom 18 with the editor's layers, the draggable marker and
  * the popup open on it — the marker's (the parcel's actions, add address, add POI), an address's or a
  * POI's — each wired to its edit.
+ *
+ * Issue 21: the satellite layer shows one survey — the newest at the marker, or an older one picked on
+ * the timeline above the map — with its capture date printed on the map; the measuring tools (distance,
+ * length, area) snap to the parcels' edges. Measurements here are for looking (no request to save them
+ * against): they are listed under the map until cleared or the page is left.
  */
 export function EditorMap({
   marker,
@@ -78,6 +95,22 @@ export function EditorMap({
   const [addPoi] = useAddPoiMutation();
   const [detachPoi] = useDetachPoiMutation();
 
+  // The surveys at the marker (newest first) and the one shown; the satellite tiles are that survey's.
+  const surveys = useSurveysQuery(marker ?? skipToken);
+  const [chosenSurvey, setChosenSurvey] = useState<number | null>(null);
+  const survey = shownSurvey(surveys.currentData?.surveys ?? [], chosenSurvey);
+  const surveyId = survey?.id ?? null;
+  const baseLayers = useMemo(() => [satelliteLayerOf(surveyId)], [surveyId]);
+  // Measuring: the parcels' outlines to snap to (EditorLayers fills them), what was measured.
+  const [parcelSource] = useState(() => new VectorSource());
+  const [measureKind, setMeasureKind] = useState<MapMeasureKind | null>(null);
+  const [measured, setMeasured] = useState<(MeasurementDraft & { key: string })[]>([]);
+  const onMeasured = (draft: MeasurementDraft & { key: string }) =>
+    setMeasured((previous) => {
+      const edited = previous.some((item) => item.key === draft.key);
+      return edited ? previous.map((item) => (item.key === draft.key ? draft : item)) : [...previous, draft];
+    });
+
   const parcelVersion = data?.parcelVersion ?? null;
   const addressById = (id: string): EditorAddress | undefined =>
     data?.addresses.find((a) => a.addressId === id) ??
@@ -99,6 +132,16 @@ export function EditorMap({
 
   return (
     <>
+      {marker && (
+        <Box sx={{ mb: 1 }}>
+          <SurveyTimeline
+            point={marker}
+            value={surveyId}
+            onChange={(picked) => setChosenSurvey(picked.id)}
+            label={TEXT.satelliteSurveys}
+          />
+        </Box>
+      )}
       <Box sx={{ height: 680, position: 'relative' }} data-testid="editor-map">
         {!marker && (
           <Alert severity="info" sx={{ position: 'absolute', top: 8, left: 8, right: 8, zIndex: 2 }}>
@@ -115,7 +158,7 @@ export function EditorMap({
           <MapView
             center={centre ?? undefined}
             zoom={centre ? AVS_EDITOR_ZOOM : undefined}
-            baseLayers={[BUILTIN_SATELLITE_LAYER]}
+            baseLayers={baseLayers}
             labelsOverImagery
             style={{ height: '100%' }}
           >
@@ -123,6 +166,16 @@ export function EditorMap({
               data={display.currentData ?? display.data}
               picked={popup?.kind === 'marker' ? null : (popup ?? null)}
               onPick={onPick}
+              parcelSource={parcelSource}
+              picking={measureKind === null}
+            />
+            <MeasureToolbar
+              surveyId={surveyId}
+              capturedOn={survey?.capturedOn ?? null}
+              snapSource={parcelSource}
+              kind={measureKind}
+              onKindChange={setMeasureKind}
+              onMeasured={onMeasured}
             />
             {marker && <MainMarker position={marker} draggable onMove={(lat, lng) => onMove({ lat, lng })} />}
             {marker && popup?.kind === 'marker' && data && (
@@ -205,12 +258,14 @@ export function EditorMap({
             )}
           </MapView>
         </Suspense>
+        {survey && <CaptureDate capturedOn={survey.capturedOn} provider={survey.provider} overlay />}
       </Box>
       {marker && (
         <Typography variant="caption" color="text.secondary">
           {TEXT.dragHint}
         </Typography>
       )}
+      <MeasuredList measured={measured} onClear={() => setMeasured([])} />
     </>
   );
 }
