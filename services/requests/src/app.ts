@@ -9,6 +9,7 @@ import type { RequestsConfig } from './config';
 import { createConsoleQueue } from './jobs/consoleJobs';
 import { attachRealtime } from './realtime';
 import { exportRoutes } from './routes/exports';
+import { measurementRoutes } from './routes/measurements';
 import { queueRoutes } from './routes/queue';
 import { requestRoutes } from './routes/requests';
 
@@ -25,6 +26,9 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   });
   await app.register(async (scope) => {
     await queueRoutes(typed(scope), ctx);
+  });
+  await app.register(async (scope) => {
+    await measurementRoutes(typed(scope), ctx);
   });
   // The console's jobs are queued here and run by src/worker.ts (another process).
   const queue = createConsoleQueue(config.redisUrl, config.queuePrefix);

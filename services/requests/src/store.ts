@@ -7,9 +7,11 @@ import type {
   RequestType,
 } from '@portal/contracts';
 import { SqlParameters } from '@portal/db';
-import { conflict } from '@portal/server-kit';
+import { badRequest, conflict } from '@portal/server-kit';
 import type { Caller } from '@portal/server-kit';
 import type { NewRequest } from './form';
+import type { CheckedMeasurement } from './measurements/checks';
+import { insertMeasurements, measureAll } from './measurements/store';
 
 /** What a creation answers and announces. */
 export interface CreatedRequest {
@@ -62,14 +64,19 @@ const jsonOrNull = (value: unknown) => (value === null || value === undefined ? 
 /**
  * Writes a new request for the caller, once per idempotency key: the insert skips a row the same user
  * already made with that key (the unique index decides, so two concurrent retries cannot both insert),
- * and the earlier row is answered instead. The same key with a different form is a 409.
+ * and the earlier row is answered instead. The same key with a different form is a 409. The requester's
+ * measurements are measured first (a bad one is a 400 and nothing is written) and written with the new
+ * request, in its transaction; a replay writes none (the form's digest covers them).
  */
 export async function insertRequest(
   ds: DataSource,
   caller: Caller,
   form: NewRequest,
+  measurements: CheckedMeasurement[] = [],
 ): Promise<CreatedRequest> {
   return ds.transaction(async (manager) => {
+    const { measured, problems } = await measureAll(manager, measurements, true);
+    if (problems.length > 0) throw badRequest(problems.join(' '), problems);
     const group = caller.group;
     const rows = (await manager.query(
       `INSERT INTO requests.requests (
@@ -123,7 +130,10 @@ export async function insertRequest(
         form.requestHash,
       ],
     )) as CreatedRow[];
-    if (rows.length === 1) return toCreatedRequest(rows[0], true);
+    if (rows.length === 1) {
+      await insertMeasurements(manager, rows[0].id, { id: caller.id, email: caller.email }, measured);
+      return toCreatedRequest(rows[0], true);
+    }
 
     const [earlier] = (await manager.query(
       `SELECT ${CREATED_COLUMNS} FROM requests.requests WHERE user_id = $1 AND idempotency_key = $2`,

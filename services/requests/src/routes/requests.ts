@@ -21,6 +21,7 @@ import { callerHooks, isStaff } from '@portal/server-kit';
 import type { RequestsContext } from '../context';
 import { publishRequestCreated } from '../events';
 import { FORM_TEXT, readRequestForm } from '../form';
+import { checkMeasurements, geometryProblems } from '../measurements/checks';
 import { FILTER_TEXT, allowedValues } from '../queue/filters';
 import { findRequest, insertRequest, mapPoints } from '../store';
 import { ERRORS } from './schemas';
@@ -71,6 +72,11 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
       // The form carries the parcel's outline (twice: parcel and geojson); a farm's can pass the
       // default 1 MB.
       bodyLimit: CREATE_BODY_LIMIT,
+      // Measurements' geometries in words before the schema (measurements/checks.ts).
+      preValidation: async (request) => {
+        const problems = geometryProblems((request.body as { measurements?: unknown } | null)?.measurements);
+        if (problems.length > 0) throw badRequest(problems.join(' '), problems);
+      },
       schema: { body: RequestForm, response: { 201: RequestCreatedAnswer, 409: ErrorAnswer, ...ERRORS } },
     },
     async (request, reply) => {
@@ -78,7 +84,12 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
       const key = (Array.isArray(header) ? header[0] : header) ?? request.body.idempotencyKey ?? null;
       if (key !== null && !IDEMPOTENCY_KEY.test(key)) throw badRequest(FORM_TEXT.idempotencyKey);
       const form = readRequestForm(request.body as RequestForm, request.caller, key);
-      const created = await insertRequest(ctx.ds, request.caller, form);
+      // Measurements made in /savi before logging (issue 21): checked here, measured and written with the
+      // request in its transaction (store.ts), so a bad one leaves no request either.
+      const measurements = checkMeasurements((request.body as RequestForm).measurements ?? []);
+      if (measurements.problems.length > 0)
+        throw badRequest(measurements.problems.join(' '), measurements.problems);
+      const created = await insertRequest(ctx.ds, request.caller, form, measurements.checked);
       if (created.inserted) await publishRequestCreated(ctx.redis, created, request.log);
       else reply.header('idempotent-replayed', 'true');
       return reply
