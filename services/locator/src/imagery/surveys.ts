@@ -171,7 +171,7 @@ interface ChangeRow {
 /**
  * The buildings on the point's parcel that differ between the dates `from` and `to`: standing at `to`
  * only (added), at `from` only (removed), or at both with a footprint area that moved by more than
- * FOOTPRINT_CHANGE_SHARE of its area at `from` (changed). Areas are geodesic, m², to 0.01.
+ * FOOTPRINT_CHANGE_SHARE of its area at the earlier date (changed). Areas are geodesic, m², to 0.01.
  */
 export async function buildingChanges(
   ds: DataSource,
@@ -199,6 +199,9 @@ export async function buildingChanges(
     [parcelId, from, to],
   )) as ChangeRow[];
   const changes: BuildingChanges = { parcelId, added: [], removed: [], changed: [] };
+  // The share is of the earlier area, whichever way round the dates are asked: the same pair of surveys
+  // lists the same changed buildings both ways.
+  const earlierFirst = from <= to;
   for (const row of rows) {
     const change: BuildingChange = {
       ...row,
@@ -208,7 +211,10 @@ export async function buildingChanges(
     };
     if (row.areaFromM2 === null) changes.added.push(change);
     else if (row.areaToM2 === null) changes.removed.push(change);
-    else if (Math.abs(row.areaToM2 - row.areaFromM2) > FOOTPRINT_CHANGE_SHARE * row.areaFromM2)
+    else if (
+      Math.abs(row.areaToM2 - row.areaFromM2) >
+      FOOTPRINT_CHANGE_SHARE * (earlierFirst ? row.areaFromM2 : row.areaToM2)
+    )
       changes.changed.push(change);
   }
   return changes;
