@@ -19,9 +19,9 @@ export interface CaptureDateProps {
   provider?: string | null;
   /**
    * Print it over a picture (bottom-left, white on a dark band) instead of as a line of text; the parent
-   * must be `position: relative`.
+   * must be `position: relative`. 'right': bottom-right (a swipe's second date).
    */
-  overlay?: boolean;
+  overlay?: boolean | 'left' | 'right';
   variant?: TypographyProps['variant'];
 }
 
@@ -41,7 +41,7 @@ export function CaptureDate({
         overlay
           ? {
               position: 'absolute',
-              left: 8,
+              ...(overlay === 'right' ? { right: 8 } : { left: 8 }),
               bottom: 8,
               zIndex: 2,
               px: 1,

@@ -45,3 +45,28 @@ export {
   MEASUREMENT_LIST_TEXT,
   ORTHO_TEXT,
 } from './texts';
+export { orthoExtent, roundedPoint, FALLBACK_ORTHO_CAMERA } from './orthoExtent';
+export { SurveyPictureLayer, type SurveyPictureLayerProps } from './SurveyPictureLayer';
+export { OutlineLayer, outlineFeatures, type Outline, type OutlineLayerProps } from './OutlineLayer';
+export { changeOutlines, changeStyle, type ChangeKind } from './changeOutlines';
+export { OrthoSurveyMap, ORTHO_ZOOM, type OrthoSurveyMapProps } from './OrthoSurveyMap';
+export { ChangesList, changeRows, type ChangesListProps } from './ChangesList';
+export { ImageryCompare, type ImageryCompareProps, type CompareLayout } from './ImageryCompare';
+export {
+  heightDraft,
+  heightOfPicks,
+  initialPicks,
+  pickAt,
+  picksAfterKey,
+  HEIGHT_STEP_PX,
+  HEIGHT_SHIFT_FACTOR,
+  type HeightPicks,
+  type Pixel,
+} from './obliqueHeight';
+export { ObliqueHeightTool, type ObliqueHeightToolProps } from './ObliqueHeightTool';
+export {
+  MeasurementList,
+  savedMeasurementText,
+  type MeasurementListProps,
+  type ListedDraft,
+} from './MeasurementList';

@@ -26,7 +26,7 @@ export const COMPARE_TEXT = {
   sideBySide: 'Side by side',
   swipe: 'Swipe',
   swipePosition: 'Swipe position',
-  swipeValue: (percent: number) => `${percent}% of the map shows the later survey's left side`,
+  swipeValue: (percent: number) => `${percent}% of the width shows the later survey`,
   needTwo: 'Two surveys are needed to compare: only one covers this point.',
   pickTwo: 'Choose two different surveys.',
 };
