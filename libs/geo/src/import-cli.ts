@@ -4,6 +4,7 @@ import { DEFAULT_DATABASE_URL, redactUrl } from '@portal/db';
 import {
   COVERAGE_FIELDS,
   coverageKind,
+  isoDay,
   FARM_FIELDS,
   formatSummary,
   IMPORT_KINDS,
@@ -40,7 +41,7 @@ Kinds:
   osm          OpenStreetMap extract (.osm.pbf): addresses, streets, POIs, places, farms, buildings
   parcels      GeoJSON polygons: parcel number, portion, SG key, parcel type, data quality, town, suburb
   farms        GeoJSON polygons: farm name, number, portion, registration division, town, province
-  coverage     GeoJSON polygons: imagery coverage, kind high_resolution or ortho, name, capture date
+  coverage     GeoJSON polygons: imagery surveys, kind high_resolution or ortho, name, capture date, provider
   places       GeoJSON: province/district/municipality boundaries (codes, parent codes), town/suburb points
   postal       CSV: suburb, town (area), province, street code, box code, lat, lon
   pois         GeoJSON points (or areas): name, category, POI type
@@ -55,6 +56,10 @@ Options:
   --field FIELD=PROPERTY   which property holds a field, e.g. --field parcelNumber=ERF_NO (repeatable)
   --kind KIND              places: the kind of every feature (province, district, municipality, town, suburb)
   --coverage-kind KIND     coverage: the kind of every polygon (high_resolution or ortho)
+  --captured-on DAY        coverage: the capture date (YYYY-MM-DD) of polygons without one
+                           (default: the day of the import; the summary counts them)
+  --provider NAME          coverage: the provider of polygons without a provider field
+                           (default: Portal imagery, the portal's own renderer)
   --category TEXT          pois: the category of every POI without a category field
   --poi-type N             pois: 10000 (default), 10500 (estate) or 11000 (unit)
   --skip-near-duplicates M places: leave out places another source has (same name within M metres)
@@ -97,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
         field: { type: 'string', multiple: true },
         kind: { type: 'string' },
         'coverage-kind': { type: 'string' },
+        'captured-on': { type: 'string' },
+        provider: { type: 'string' },
         category: { type: 'string' },
         'poi-type': { type: 'string' },
         'skip-near-duplicates': { type: 'string' },
@@ -170,6 +177,8 @@ async function main(argv: string[]): Promise<number> {
     };
     only('kind', ['places']);
     only('coverage-kind', ['coverage']);
+    only('captured-on', ['coverage']);
+    only('provider', ['coverage']);
     only('category', ['pois']);
     only('poi-type', ['pois']);
     only('skip-near-duplicates', ['places']);
@@ -184,6 +193,9 @@ async function main(argv: string[]): Promise<number> {
     const coverage = values['coverage-kind'] ? coverageKind(values['coverage-kind']) : undefined;
     if (values['coverage-kind'] && !coverage)
       throw new UsageError('--coverage-kind is high_resolution or ortho.');
+    const capturedOn = values['captured-on'];
+    if (capturedOn !== undefined && !isoDay(capturedOn))
+      throw new UsageError(`--captured-on is a day, YYYY-MM-DD, not "${capturedOn}".`);
     const poiType = positiveInteger('poi-type', values['poi-type']);
     if (poiType !== undefined && ![10000, 10500, 11000].includes(poiType)) {
       throw new UsageError('--poi-type is 10000, 10500 or 11000.');
@@ -199,7 +211,13 @@ async function main(argv: string[]): Promise<number> {
         case 'farms':
           return importFarms(db, file, { ...common, fields });
         case 'coverage':
-          return importCoverage(db, file, { ...common, fields, kind: coverage });
+          return importCoverage(db, file, {
+            ...common,
+            fields,
+            kind: coverage,
+            capturedOn,
+            provider: values.provider,
+          });
         case 'places':
           return importPlaces(db, file, {
             ...common,

@@ -206,29 +206,58 @@ describe('GeoJSON and CSV importers', () => {
     ]);
   });
 
-  it('imports imagery coverage with its kind from a field or the option', async () => {
+  it('imports imagery surveys with kind, capture date and provider from fields, the undated ones dated the import day', async () => {
     const file = write(
       'coverage.geojson',
       collection([
         feature(
-          { type: 'High resolution', name: 'Cape Town 2024', date: '2024-03-18' },
+          { type: 'High resolution', name: 'Cape Town 2024', date: '2024-03-18', vendor: 'Aerial Co' },
           square(18.4, -33.95, 0.2),
         ),
         feature({ type: 'orthophoto', name: 'Western Cape 2023', date: 'last year' }, square(18, -34, 1)),
+        feature({ type: 'ortho', name: 'Boland' }, square(19, -34, 0.5)),
         feature({ type: 'lidar', name: 'Bad' }, square(18, -34, 1)),
       ]),
     );
+    const before = new Date().toISOString().slice(0, 10);
     const summary = await importCoverage(database.dataSource, file);
-    expect(summary.loaded).toEqual({ imagery_coverage: 2 });
+    const after = new Date().toISOString().slice(0, 10);
+    expect(summary.loaded).toEqual({ imagery_coverage: 3 });
     expect(summary.rejected).toEqual({ 'bad coverage kind (not high_resolution or ortho)': 1 });
-    expect(summary.warnings).toEqual({ 'capture date not understood, left empty': 1 });
+    expect(summary.warnings).toEqual({
+      'capture date not understood: the --captured-on day (default: the day of the import) taken': 1,
+      'no capture date: the --captured-on day (default: the day of the import) taken': 1,
+    });
     const rows = await query(
-      `SELECT kind, name, captured_on::text AS captured FROM geo.imagery_coverage ORDER BY name`,
+      `SELECT kind, name, captured_on::text AS captured, provider FROM geo.imagery_coverage ORDER BY name`,
     );
+    const today = rows[0].captured;
+    expect([before, after]).toContain(today);
     expect(rows).toEqual([
-      { kind: 'high_resolution', name: 'Cape Town 2024', captured: '2024-03-18' },
-      { kind: 'ortho', name: 'Western Cape 2023', captured: null },
+      { kind: 'ortho', name: 'Boland', captured: today, provider: 'Portal imagery' },
+      { kind: 'high_resolution', name: 'Cape Town 2024', captured: '2024-03-18', provider: 'Aerial Co' },
+      { kind: 'ortho', name: 'Western Cape 2023', captured: today, provider: 'Portal imagery' },
     ]);
+
+    // The day and provider of the undated rows can be given; importing again meets the same rows.
+    const again = await importCoverage(database.dataSource, file, {
+      capturedOn: '2023-06-30',
+      provider: 'Western Cape Government',
+    });
+    expect(again.loaded).toEqual({ imagery_coverage: 3 });
+    expect(
+      await query(
+        `SELECT name, captured_on::text AS captured, provider FROM geo.imagery_coverage ORDER BY name`,
+      ),
+    ).toEqual([
+      { name: 'Boland', captured: '2023-06-30', provider: 'Western Cape Government' },
+      { name: 'Cape Town 2024', captured: '2024-03-18', provider: 'Aerial Co' },
+      { name: 'Western Cape 2023', captured: '2023-06-30', provider: 'Western Cape Government' },
+    ]);
+    await expect(importCoverage(database.dataSource, file, { capturedOn: '30/06/2023' })).rejects.toThrow(
+      'capturedOn is a day, YYYY-MM-DD, not "30/06/2023".',
+    );
+    expect(await query(`SELECT count(*)::int AS n FROM geo.imagery_coverage`)).toEqual([{ n: 3 }]);
   });
 
   it('imports places with codes, parents by code and by position, and rejects bad codes', async () => {

@@ -56,7 +56,9 @@ interface PendingAddress {
  * buildings — at their centroid), the streets they name (grouped by addr:street within addr:suburb and
  * addr:city), named POIs (amenity, shop, tourism, leisure, office, healthcare; nodes and closed ways),
  * places (place=city/town/village → town, suburb/neighbourhood → suburb), farms (named place=farm or
- * landuse=farmland/farmyard areas) and buildings (closed building=* ways, with levels and height).
+ * landuse=farmland/farmyard areas) and buildings (closed building=* ways, with levels, height and their
+ * dates: start_date → built_on, end_date → demolished_on; a demolished:/removed:/was:building way with an
+ * end_date is a building that stood until then).
  * Rows are kept under the element's id ("node/123", "way/456"): loading a newer extract of the same area
  * under the same source updates them. Relations (multipolygons) are not read.
  */
@@ -114,9 +116,11 @@ export async function importOsm(
       { name: 'levels', type: 'int4' },
       { name: 'height_m', type: 'float4' },
       { name: 'roof', type: 'text' },
+      { name: 'built_on', type: 'date' },
+      { name: 'demolished_on', type: 'date' },
       { name: 'geom', type: 'text', expression: GEOMETRY.polygon },
     ],
-    4,
+    6,
     'polygon',
   );
   const coordinates = new NodeCoordinates();
@@ -241,9 +245,18 @@ export async function importOsm(
     if (address) addAddress(sourceId, tags, lon, lat, sourceId);
     if (poi) addPoi(sourceId, tags, polygon.geojson);
     if (building) {
+      if (building.dateWarning) run.warn(building.dateWarning);
       buildings.add(
         sourceId,
-        [building.kind, building.levels, building.heightM, building.roof, polygon.geojson],
+        [
+          building.kind,
+          building.levels,
+          building.heightM,
+          building.roof,
+          building.builtOn,
+          building.demolishedOn,
+          polygon.geojson,
+        ],
         sourceId,
       );
     }

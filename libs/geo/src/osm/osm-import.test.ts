@@ -251,6 +251,81 @@ describe('OpenStreetMap PBF import', () => {
     expect(await count()).toEqual(before);
   });
 
+  it('dates buildings from start_date and end_date, and loads a demolished one with its end_date', async () => {
+    const shapes = [0, 1, 2, 3, 4, 5].map((i) => square(500 + i * 10, LON + 0.01 + i * 0.0005, LAT));
+    const dated = join(dir, 'dated.osm.pbf');
+    await writeOsmPbf(dated, {
+      nodes: shapes.flatMap((shape) => shape.nodes),
+      ways: [
+        { id: 21, refs: shapes[0].refs, tags: { building: 'house', start_date: '2019-05' } },
+        // Gone since 2021: a lifecycle-prefixed building with its end date (and a start date before it).
+        {
+          id: 22,
+          refs: shapes[1].refs,
+          tags: { 'demolished:building': 'garage', start_date: '1980', end_date: '2021-03-15' },
+        },
+        { id: 23, refs: shapes[2].refs, tags: { building: 'yes', start_date: '~1950' } },
+        { id: 24, refs: shapes[3].refs, tags: { building: 'shed', start_date: '2020', end_date: '2018' } },
+        // Gone, but since when? Not a building of any survey's date.
+        { id: 25, refs: shapes[4].refs, tags: { 'was:building': 'house' } },
+        { id: 26, refs: shapes[5].refs, tags: { building: 'pool', start_date: '2016-02-30' } },
+      ],
+    });
+    const summary = await importOsm(database.dataSource, dated, { source: 'osm-dated' });
+    expect(summary.loaded).toEqual({ buildings: 5 });
+    expect(summary.warnings).toEqual({
+      'start_date not a date (YYYY, YYYY-MM or YYYY-MM-DD), left out': 2,
+      'end_date not after start_date, dates left out': 1,
+    });
+    expect(
+      await query(
+        `SELECT source_id, kind, built_on::text, demolished_on::text, extended_on, geom_before_extension
+           FROM geo.buildings WHERE source = 'osm-dated' ORDER BY source_id`,
+      ),
+    ).toEqual([
+      {
+        source_id: 'way/21',
+        kind: 'house',
+        built_on: '2019-05-01',
+        demolished_on: null,
+        extended_on: null,
+        geom_before_extension: null,
+      },
+      {
+        source_id: 'way/22',
+        kind: 'garage',
+        built_on: '1980-01-01',
+        demolished_on: '2021-03-15',
+        extended_on: null,
+        geom_before_extension: null,
+      },
+      {
+        source_id: 'way/23',
+        kind: 'building',
+        built_on: null,
+        demolished_on: null,
+        extended_on: null,
+        geom_before_extension: null,
+      },
+      {
+        source_id: 'way/24',
+        kind: 'shed',
+        built_on: null,
+        demolished_on: null,
+        extended_on: null,
+        geom_before_extension: null,
+      },
+      {
+        source_id: 'way/26',
+        kind: 'pool',
+        built_on: null,
+        demolished_on: null,
+        extended_on: null,
+        geom_before_extension: null,
+      },
+    ]);
+  });
+
   it('stops with a clear error on a file that is not an OSM PBF', async () => {
     const bad = join(dir, 'not.osm.pbf');
     writeFileSync(bad, '{"type":"FeatureCollection","features":[]}');

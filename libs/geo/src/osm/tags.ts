@@ -18,6 +18,8 @@ export const ADDRESS_TAGS = [
   'addr:postcode',
   'addr:interpolation',
 ] as const;
+/** Lifecycle prefixes of a building that is gone (https://wiki.openstreetmap.org/wiki/Lifecycle_prefix). */
+export const LIFECYCLE_BUILDING_KEYS = ['demolished:building', 'removed:building', 'was:building'] as const;
 export const POI_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'office', 'healthcare'] as const;
 /** The only tags the parser keeps (the rest are dropped while decoding: less garbage to collect). */
 export const WANTED_TAGS = [
@@ -32,6 +34,9 @@ export const WANTED_TAGS = [
   'building:levels',
   'height',
   'roof:shape',
+  ...LIFECYCLE_BUILDING_KEYS,
+  'start_date',
+  'end_date',
 ];
 
 export interface OsmAddress {
@@ -135,14 +140,66 @@ export interface OsmBuilding {
   levels: number;
   heightM: number;
   roof: 'flat' | 'pitched';
+  /** From start_date: when it was built (null: not said, taken as standing before any survey). */
+  builtOn: string | null;
+  /** From end_date: when it was pulled down (null: standing). */
+  demolishedOn: string | null;
+  /** What was wrong with its dates (they are left out then), for the import's warnings. */
+  dateWarning?: string;
+}
+
+/**
+ * An OSM date as a day: start_date/end_date are ISO 8601, 'YYYY', 'YYYY-MM' or 'YYYY-MM-DD'; a year or
+ * month is taken as its first day. Approximations ('~1950', '1990s', 'before 1900', 'C19') are undefined.
+ */
+export function osmDay(value: string | undefined): string | undefined {
+  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(value?.trim() ?? '');
+  if (!match) return undefined;
+  const [year, month = 1, day = 1] = match
+    .slice(1)
+    .map((part) => (part ? Number(part) : undefined)) as number[];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return date.toISOString().slice(0, 10);
+}
+
+/** A building's dates from start_date and end_date, or a warning and none when they cannot both be true. */
+function buildingDates(tags: Tags): Pick<OsmBuilding, 'builtOn' | 'demolishedOn' | 'dateWarning'> {
+  const builtOn = osmDay(tags.start_date);
+  const demolishedOn = osmDay(tags.end_date);
+  let dateWarning: string | undefined;
+  if (tags.start_date && !builtOn)
+    dateWarning = 'start_date not a date (YYYY, YYYY-MM or YYYY-MM-DD), left out';
+  if (tags.end_date && !demolishedOn)
+    dateWarning = 'end_date not a date (YYYY, YYYY-MM or YYYY-MM-DD), left out';
+  if (builtOn && demolishedOn && demolishedOn <= builtOn) {
+    return {
+      builtOn: null,
+      demolishedOn: null,
+      dateWarning: 'end_date not after start_date, dates left out',
+    };
+  }
+  return { builtOn: builtOn ?? null, demolishedOn: demolishedOn ?? null, dateWarning };
 }
 
 /** A storey's height, for a building that has levels but no height. */
 const STOREY_M = 3;
 
+/**
+ * A building=* way (with its dates), or one that is gone — demolished:building, removed:building or
+ * was:building — when its end_date says since when; undefined otherwise.
+ */
 export function readBuilding(tags: Tags): OsmBuilding | undefined {
-  const value = tags.building?.trim();
-  if (!value || value === 'no') return undefined;
+  let value = tags.building?.trim();
+  const dates = buildingDates(tags);
+  if (!value || value === 'no') {
+    const gone = LIFECYCLE_BUILDING_KEYS.map((key) => tags[key]?.trim()).find(
+      (kind) => kind && kind !== 'no',
+    );
+    // Gone since when? Without a usable end_date it is not a building of any survey's date.
+    if (!gone || !dates.demolishedOn) return undefined;
+    value = gone;
+  }
   const levelsTag = Number.parseFloat(tags['building:levels'] ?? '');
   const levels = Number.isFinite(levelsTag) && levelsTag >= 1 ? Math.min(Math.round(levelsTag), 200) : 1;
   const heightMatch = /^\s*(\d+(?:\.\d+)?)\s*(?:m|metres?|meters?)?\s*$/i.exec(tags.height ?? '');
@@ -152,5 +209,6 @@ export function readBuilding(tags: Tags): OsmBuilding | undefined {
     levels,
     heightM: height && height > 0 && height < 1000 ? height : levels * STOREY_M + 0.5,
     roof: tags['roof:shape'] === 'flat' ? 'flat' : 'pitched',
+    ...dates,
   };
 }
