@@ -9,12 +9,11 @@ import {
   json,
   KMI_REFERENCES,
   meAnswer,
-  referencesAnswer,
   REPORT_ID,
   REQUEST_ID,
   servicesAnswer,
-  text,
 } from './testing/fetchAnswers';
+import { created, imagery, pickGpsPoint, reverse, session } from './testing/irisFlow';
 import { renderRemote } from './testing/renderRemote';
 import { IRIS_ERRORS, TEXT } from './texts';
 
@@ -24,52 +23,6 @@ jest.mock('./features/imagery/loadImage', () => ({
   loadImage: (url: string) =>
     url.includes('broken') ? Promise.reject(new Error('broken')) : Promise.resolve(),
 }));
-
-const GPS = '-33.932112, 18.860245';
-
-/** Picks the point with the GPS search option of the shared search panel. */
-async function pickGpsPoint() {
-  // The first visit loads the page and OpenLayers (transpiled on the first run): a longer wait.
-  const option = await screen.findByText('Search by Geo-co-ordinates', {}, { timeout: 30_000 });
-  await act(async () => fireEvent.click(option));
-  const box = screen.getByRole('textbox', { name: 'Search by Geo-co-ordinates' });
-  fireEvent.change(box, { target: { value: GPS } });
-  await act(async () => fireEvent.keyDown(box, { key: 'Enter' }));
-  const button = await screen.findByRole('button', { name: TEXT.order });
-  // The group's references load once a point is chosen; ordering waits for them.
-  await waitFor(() => expect(screen.queryByLabelText(TEXT.referencesLoading)).toBeNull());
-  return button;
-}
-
-const created = () =>
-  text(200, 'created', {
-    location: REQUEST_API.any(REQUEST_ID),
-    'x-grip-reference': 'GRP-2611-000042',
-  });
-
-/** The imagery answers: the ortho and north load, east has no coverage, south is offline, west broken. */
-const imagery = {
-  [`GET ${IMAGERY_API.imageUrl}`]: (request: Request) => {
-    const orientation = new URL(request.url).searchParams.get('orientation');
-    if (orientation === 'e') return json(200, { success: false, url: null });
-    if (orientation === 's') return errorAnswer(503, 'imagery offline');
-    return json(200, {
-      success: true,
-      url: `/api/imagery/images/${orientation === 'w' ? 'broken' : orientation}.jpg`,
-    });
-  },
-  'GET /api/imagery/images/o.jpg': () =>
-    new Response('jpeg-o', { headers: { 'content-type': 'image/jpeg' } }),
-  'GET /api/imagery/images/n.jpg': () =>
-    new Response('jpeg-n', { headers: { 'content-type': 'image/jpeg' } }),
-};
-
-const session = (services = ['iris'], references: unknown[] = []) => ({
-  ...meAnswer(irisUser),
-  ...servicesAnswer(services),
-  ...referencesAnswer(references),
-});
-const reverse = { 'POST /api/avs/reverse': () => json(200, { success: true, result: null }) };
 
 describe('/iris access (spec 03 §2)', () => {
   it('sends a user without the iris service home', async () => {
@@ -264,11 +217,21 @@ describe('/iris report (spec 03 §2, §3, §4)', () => {
     const [aerial] = callsTo(fetch, 'POST', IRIS_API.aerial(REPORT_ID, 'o'));
     expect(aerial.headers.get('content-type')).toBe('image/jpeg');
     expect(await aerial.text()).toBe('jpeg-o');
-    expect(await screen.findByTestId('aerial-saved')).toBeTruthy();
+    // Issue 21: the picture's survey goes with it, and its capture date is printed on every picture.
+    expect(new URL(aerial.url).searchParams.get('survey')).toBe('9');
+    expect((await screen.findByTestId('aerial-saved')).textContent).toBe(
+      'This view goes into the PDF: Top-down (ortho), Captured 1 February 2025.',
+    );
+    const imageryStep = screen.getByTestId('iris-imagery');
+    expect(
+      within(imageryStep)
+        .getAllByTestId('capture-date')
+        .map((date) => date.textContent),
+    ).toEqual(['Captured 1 February 2025', 'Captured 1 February 2025']);
     // The user picks the view from the north instead.
-    fireEvent.click(screen.getByRole('radio', { name: 'From the north' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'From the north, Captured 1 February 2025' }));
     await waitFor(() => expect(callsTo(fetch, 'POST', IRIS_API.aerial(REPORT_ID, 'n'))).toHaveLength(1));
-    expect((screen.getByRole('radio', { name: 'From the east' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('radio', { name: /^From the east/ }) as HTMLButtonElement).disabled).toBe(true);
 
     // The PDF: canGenerate, generate, ready (progress) → the download link.
     const link = await screen.findByRole('link', { name: TEXT.pdfDownload }, { timeout: 15_000 });

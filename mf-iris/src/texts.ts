@@ -72,11 +72,24 @@ export const TEXT = {
   aerial: 'Aerial imagery',
   aerialLoading: 'Loading the aerial views…',
   aerialChoose: 'View for the PDF',
-  aerialSaved: 'This view goes into the PDF.',
+  aerialSaved: (view: string, captured: string) => `This view goes into the PDF: ${view}, ${captured}.`,
   aerialSaving: 'Saving the view…',
   aerialFailed: 'The view could not be saved: the PDF will be made without it.',
   aerialNone: 'No aerial imagery is available for this location: the PDF is made without it.',
   aerialRegenerate: 'Regenerate the PDF to use the newly chosen view.',
+  // Dated imagery (issue 21): the timeline, compare mode, measuring on the ortho
+  imageryMode: 'How to look at the imagery',
+  modeViews: 'Views',
+  modeCompare: 'Compare',
+  modeMeasure: 'Measure',
+  measureIntro:
+    'Measure distances, lengths and areas on the ortho; points snap to parcel and building edges.',
+  measureViewOnly:
+    'Your measurements are for viewing: they are not saved with the report. The operations team saves measurements against the request.',
+  measureSave: 'Save the new measurements to the request',
+  measureSaving: 'Saving…',
+  measureSaveFailed: 'The measurement could not be saved.',
+
   // PDF
   pdf: 'PDF report',
   pdfPreparing: 'Preparing the report…',

@@ -54,16 +54,19 @@ export const irisApi = baseApi.injectEndpoints({
         body,
       }),
     }),
-    postAerial: build.mutation<{ success: boolean }, { reportId: string; viewId: AerialViewId; image: Blob }>(
-      {
-        query: ({ reportId, viewId, image }) => ({
-          url: IRIS_API.aerial(reportId, viewId),
-          method: 'POST',
-          body: image,
-          headers: { 'content-type': image.type === 'image/png' ? 'image/png' : 'image/jpeg' },
-        }),
-      },
-    ),
+    /** The view chosen for the PDF; `survey` (issue 21) names the survey it came from, for its capture date. */
+    postAerial: build.mutation<
+      { success: boolean },
+      { reportId: string; viewId: AerialViewId; image: Blob; survey?: number }
+    >({
+      query: ({ reportId, viewId, image, survey }) => ({
+        url: IRIS_API.aerial(reportId, viewId),
+        ...(survey === undefined ? {} : { params: { survey } }),
+        method: 'POST',
+        body: image,
+        headers: { 'content-type': image.type === 'image/png' ? 'image/png' : 'image/jpeg' },
+      }),
+    }),
   }),
 });
 

@@ -23,7 +23,7 @@ import {
 } from '@portal/web-kit/locator';
 import { irisApi } from '../api/irisApi';
 import { TEXT } from '../texts';
-import { AerialPicker } from '../features/imagery/components/AerialPicker';
+import { ImageryStep } from '../features/imagery/components/ImageryStep';
 import { PdfProgress } from '../features/pdf/components/PdfProgress';
 import { ReportView } from '../features/report/components/ReportView';
 import { reportClosed, selectOpenReport } from '../state/reportSlice';
@@ -88,7 +88,11 @@ export function IrisPage() {
           report={report}
           steps={
             <>
-              <AerialPicker reportId={report._id} point={report.data.coordinates} />
+              <ImageryStep
+                reportId={report._id}
+                requestId={report.requestId}
+                point={report.data.coordinates}
+              />
               <PdfProgress reportId={report._id} requestId={report.requestId} />
             </>
           }

@@ -4,6 +4,8 @@ const outcome = (view: ViewOutcome['view'], status: ViewOutcome['status']): View
   view,
   status,
   url: status === 0 ? `/img/${view}.jpg` : null,
+  surveyId: null,
+  capturedOn: null,
 });
 
 describe('high-resolution imagery status (spec 03 §4)', () => {

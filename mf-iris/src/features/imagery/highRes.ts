@@ -7,11 +7,16 @@ import {
   type ImageUrlAnswer,
 } from '@portal/contracts';
 
-/** What became of one view: its status (spec 03 §4: 0 available, 1 no coverage, 2 offline) and URL. */
+/**
+ * What became of one view: its status (spec 03 §4: 0 available, 1 no coverage, 2 offline) and URL, and
+ * (issue 21) the survey the locator answered from with its capture date (null when it named none).
+ */
 export interface ViewOutcome {
   view: AerialViewId;
   status: HighResStatus;
   url: string | null;
+  surveyId: number | null;
+  capturedOn: string | null;
 }
 
 /**
