@@ -126,3 +126,70 @@ describe('user totals', () => {
     expect(await kept()).toEqual([]);
   });
 });
+
+describe('building life and measurements (ImagerySurveys1764700000000)', () => {
+  let db: TestDatabase;
+  const q = (sql: string, params: unknown[] = []) => db.dataSource.query(sql, params);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db?.drop());
+
+  const square = (size: number) =>
+    `ST_MakeEnvelope(18.86, -33.935, 18.86 + ${size}, -33.935 + ${size}, 4326)`;
+  let n = 0;
+  /** Inserts a building with these life columns (a footprint before its extension when `before`). */
+  const building = (life: { built?: string; demolished?: string; extended?: string; before?: boolean }) =>
+    q(
+      `INSERT INTO geo.buildings (kind, geom, built_on, demolished_on, extended_on, geom_before_extension, source, source_id)
+       VALUES ('house', ${square(2e-4)}, $1, $2, $3, ${life.before ? square(1e-4) : 'NULL'}, 'test', $4)`,
+      [life.built ?? null, life.demolished ?? null, life.extended ?? null, `b${(n += 1)}`],
+    );
+
+  it('keeps a building’s life in order: built, extended, demolished', async () => {
+    expect(await pgCode(building({}))).toBe('no error');
+    expect(
+      await pgCode(
+        building({ built: '2015-01-01', extended: '2019-06-01', before: true, demolished: '2024-01-01' }),
+      ),
+    ).toBe('no error');
+    expect(await pgCode(building({ extended: '2019-06-01', before: true }))).toBe('no error');
+    expect(await pgCode(building({ built: '2020-01-01', demolished: '2020-01-01' }))).toBe('23514');
+    expect(await pgCode(building({ built: '2020-01-01', demolished: '2019-01-01' }))).toBe('23514');
+    expect(await pgCode(building({ built: '2020-01-01', extended: '2019-01-01', before: true }))).toBe(
+      '23514',
+    );
+    expect(await pgCode(building({ extended: '2021-01-01', before: true, demolished: '2020-01-01' }))).toBe(
+      '23514',
+    );
+    // An extension has the footprint before it, and only an extension has one.
+    expect(await pgCode(building({ extended: '2019-06-01' }))).toBe('23514');
+    expect(await pgCode(building({ before: true }))).toBe('23514');
+    expect(await q(`SELECT count(*)::int AS n FROM geo.buildings`)).toEqual([{ n: 3 }]);
+  });
+
+  it('keeps measurements of a known kind with a figure ≥ 0, and deletes them with their request', async () => {
+    const [request] = await q(
+      `INSERT INTO requests.requests (request_type, request_sub_type, status, user_id, user_name, user_email)
+       VALUES ('SAVI', 'Building Size Calculation', 'New', gen_random_uuid(), 'Thandi', 'thandi@example.co.za')
+       RETURNING id`,
+    );
+    const measure = (requestId: string, kind: string, value: number) =>
+      q(
+        `INSERT INTO requests.measurements (request_id, kind, survey_id, captured_on, geom, value, created_by, created_by_email)
+         VALUES ($1, $2, 7, '2024-05-02', ${square(1e-4)}, $3, gen_random_uuid(), 'qs@portal.test')`,
+        [requestId, kind, value],
+      );
+    expect(await pgCode(measure(request.id, 'area', 212.5))).toBe('no error');
+    expect(await pgCode(measure(request.id, 'volume', 1))).toBe('23514');
+    expect(await pgCode(measure(request.id, 'height', -1))).toBe('23514');
+    expect(await pgCode(measure('00000000-0000-4000-8000-000000000000', 'length', 3))).toBe('23503');
+    const [stored] = await q(
+      `SELECT label, perimeter_m, oblique, created_at IS NOT NULL AS dated FROM requests.measurements`,
+    );
+    expect(stored).toEqual({ label: '', perimeter_m: null, oblique: null, dated: true });
+    await q(`DELETE FROM requests.requests WHERE id = $1`, [request.id]);
+    expect(await q(`SELECT count(*)::int AS n FROM requests.measurements`)).toEqual([{ n: 0 }]);
+  });
+});

@@ -69,6 +69,85 @@ describe('migrations', () => {
   });
 });
 
+describe('ImagerySurveys1764700000000 (issue 21: dated surveys, building life, measurements)', () => {
+  let db: TestDatabase;
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    db.dataSource.query(sql, params) as Promise<T[]>;
+  const columns = async (schema: string, table: string) =>
+    (
+      await q<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY column_name`,
+        [schema, table],
+      )
+    ).map((row) => row.column_name);
+  const applied = async () =>
+    (await q<{ name: string }>('SELECT name FROM public.migrations')).map((row) => row.name);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Back to just before it (undoing the migrations that came after it too).
+    while ((await applied()).includes('ImagerySurveys1764700000000'))
+      await db.dataSource.undoLastMigration({ transaction: 'all' });
+  });
+  afterAll(() => db?.drop());
+
+  it('dates the coverage rows that had no date, names their provider, and goes down and up again', async () => {
+    expect(await columns('geo', 'buildings')).not.toContain('built_on');
+    expect(await columns('requests', 'measurements')).toEqual([]);
+    await q(
+      `INSERT INTO geo.imagery_coverage (kind, name, captured_on, geom, source, source_id) VALUES
+         ('ortho', 'undated', NULL, ST_Multi(ST_MakeEnvelope(18, -34, 18.1, -33.9, 4326)), 'test', 'a'),
+         ('high_resolution', 'dated', '2019-04-02', ST_Multi(ST_MakeEnvelope(18, -34, 18.1, -33.9, 4326)), 'test', 'b')`,
+    );
+
+    await db.dataSource.runMigrations({ transaction: 'all' });
+    const [today] = await q<{ day: string }>(`SELECT current_date::text AS day`);
+    expect(
+      await q(`SELECT name, captured_on::text AS captured, provider FROM geo.imagery_coverage ORDER BY name`),
+    ).toEqual([
+      { name: 'dated', captured: '2019-04-02', provider: 'Portal imagery' },
+      { name: 'undated', captured: today.day, provider: 'Portal imagery' },
+    ]);
+    expect(await columns('geo', 'buildings')).toEqual(
+      expect.arrayContaining(['built_on', 'demolished_on', 'extended_on', 'geom_before_extension']),
+    );
+    expect(await columns('requests', 'measurements')).toEqual([
+      'captured_on',
+      'created_at',
+      'created_by',
+      'created_by_email',
+      'geom',
+      'id',
+      'kind',
+      'label',
+      'oblique',
+      'perimeter_m',
+      'request_id',
+      'survey_id',
+      'value',
+    ]);
+    // A survey has a date from now on.
+    await expect(
+      q(
+        `INSERT INTO geo.imagery_coverage (kind, geom, source, source_id)
+         VALUES ('ortho', ST_Multi(ST_MakeEnvelope(18, -34, 18.1, -33.9, 4326)), 'test', 'c')`,
+      ),
+    ).rejects.toThrow(/captured_on/);
+
+    while ((await applied()).includes('ImagerySurveys1764700000000'))
+      await db.dataSource.undoLastMigration({ transaction: 'all' });
+    expect(await columns('geo', 'imagery_coverage')).not.toContain('provider');
+    expect(await columns('geo', 'buildings')).not.toContain('geom_before_extension');
+    expect(await columns('requests', 'measurements')).toEqual([]);
+    // The dates stay: they are the survey's, whatever the migration gave the undated one.
+    expect(await q(`SELECT count(*)::int AS n FROM geo.imagery_coverage WHERE captured_on IS NULL`)).toEqual([
+      { n: 0 },
+    ]);
+    await db.dataSource.runMigrations({ transaction: 'all' });
+    expect(await db.dataSource.showMigrations()).toBe(false);
+  });
+});
+
 describe('requireExtensions', () => {
   it('says how to install a missing PostGIS', async () => {
     const queryRunner = {

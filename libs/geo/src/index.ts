@@ -29,13 +29,7 @@ export {
   type GeneratorDatabase,
 } from './generator/generate';
 export { GENERATOR_SOURCE, GENERATOR_PROVIDER, type GeneratedCounts } from './generator/batch';
-export {
-  standsOn,
-  footprintOn,
-  lifeProblems,
-  type BuildingLife,
-  type IsoDay,
-} from './buildingLife';
+export { standsOn, footprintOn, lifeProblems, type BuildingLife, type IsoDay } from './buildingLife';
 export { planSurveys, FIRST_SURVEY_YEAR, LAST_SURVEY_YEAR, type SurveyPlan } from './generator/town/coverage';
 export { PARCEL_TYPE, DATA_QUALITY, ADDRESS_QUALITY, POI_TYPE } from './generator/codes';
 export * from './risk';
