@@ -62,7 +62,9 @@ export function picksAfterKey(
 
 /** A pick (click or key) at a picture pixel: the base, then the top, then a new base. */
 export function pickAt(picks: HeightPicks, at: Pixel): HeightPicks {
-  const pixel: Pixel = [Math.round(at[0]), Math.round(at[1])];
+  // Hundredths of a pixel: a click on a scaled picture falls between pixels, and a whole pixel is ~15 cm
+  // of height on the built-in oblique.
+  const pixel: Pixel = [Math.round(at[0] * 100) / 100, Math.round(at[1] * 100) / 100];
   if (!picks.base || picks.top) return { base: pixel, top: null, cross: pixel };
   return { ...picks, top: pixel, cross: pixel };
 }

@@ -286,6 +286,8 @@ export function useMeasureInteraction(map: OlMap | null, options: MeasureOptions
           const resolution = view.getResolution();
           if (!centre || resolution === undefined) return false;
           view.setCenter([centre[0] + action.dx * resolution, centre[1] - action.dy * resolution]);
+          // Draw reads pixels off the last frame until the next is drawn: both ends of the distance it
+          // compares (the new point, the sketch's first) go through the same frame, so it still holds.
           return true;
         }
       }
