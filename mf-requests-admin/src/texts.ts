@@ -19,3 +19,22 @@ export const TEXT = {
   launcherTitle: 'Opening the QC checklist, the satellite map and the report…',
   popupBlocked: 'The browser blocked the new tabs: allow pop-ups for the portal, or open them here:',
 } as const;
+
+/** The checklists' "Changes since the survey before this request" (issue 21). */
+export const SURVEY_CHANGES_TEXT = {
+  title: 'Changes since the survey before this request',
+  loading: 'Loading the surveys at the property',
+  noLocation: 'The request has no location: there is no imagery to compare.',
+  noSurvey: 'Nothing to compare: no survey covers the property.',
+  oneSurvey: (date: string) => `Nothing to compare: the survey of ${date} is the only one at the property.`,
+  unknown: 'Nothing is known about changes in the imagery.',
+  comparing: (from: string, to: string) => `The survey of ${from} against the survey of ${to} (the newest).`,
+  noParcel: 'The property is on no known parcel: there are no buildings to compare.',
+  noChanges: 'No building was added, removed or changed in size between the two surveys.',
+  tableLabel: (from: string, to: string) => `Buildings changed between ${from} and ${to}`,
+  change: 'Change',
+  building: 'Building',
+  areaOn: (date: string) => `Area on ${date}`,
+  kinds: { added: 'Added', removed: 'Removed', extended: 'Extended', reduced: 'Reduced' },
+  logged: '[requests-admin] the imagery changes could not be loaded',
+} as const;

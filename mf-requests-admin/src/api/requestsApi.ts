@@ -2,6 +2,11 @@ import {
   REPORTBUILDER_API,
   REQUEST_ADMIN_API,
   REQUEST_API,
+  SURVEY_API,
+  type ChangesAnswer,
+  type ChangesQuery,
+  type SurveysAnswer,
+  type SurveysQuery,
   type RequestRecord,
   type BulkChangeAnswer,
   type ClientReferencesAnswer,
@@ -150,6 +155,17 @@ export const requestsApi = baseApi.injectEndpoints({
       query: (id) => REPORTBUILDER_API.versions(id),
       providesTags: (_answer, _error, id) => [{ type: 'Request', id }],
     }),
+    /** GET imagery/surveys (services/locator, issue 21): the surveys at the request's point, newest first. */
+    surveysAt: build.query<SurveysAnswer, SurveysQuery>({
+      query: ({ lat, lng }) => ({ url: SURVEY_API.surveys, params: { lat: String(lat), lng: String(lng) } }),
+    }),
+    /** GET imagery/changes (services/locator): the buildings on the point's parcel that changed between two surveys. */
+    imageryChanges: build.query<ChangesAnswer, ChangesQuery>({
+      query: ({ lat, lng, from, to }) => ({
+        url: SURVEY_API.changes,
+        params: { lat: String(lat), lng: String(lng), from: String(from), to: String(to) },
+      }),
+    }),
   }),
 });
 
@@ -171,4 +187,6 @@ export const {
   useStartZipMutation,
   useConsoleJobQuery,
   useReportVersionsQuery,
+  useSurveysAtQuery,
+  useImageryChangesQuery,
 } = requestsApi;

@@ -14,6 +14,7 @@ import { TEXT } from '../../../texts';
 import { useChecklistParams } from '../../../hooks/useChecklistParams';
 import { ChecklistBoxes } from '../components/ChecklistBoxes';
 import { ChecklistFrame } from '../components/ChecklistFrame';
+import { SurveyChangesPanel } from '../components/SurveyChangesPanel';
 import { VersionChangesPanel } from '../components/VersionChangesPanel';
 
 /**
@@ -21,7 +22,7 @@ import { VersionChangesPanel } from '../components/VersionChangesPanel';
  * Approval (→ Dispatch) only for saviQC and only with all 7 ticked; a query needs a comment (→ Query).
  */
 export function QcChecklistPage() {
-  const { requestID } = useChecklistParams();
+  const { requestID, point } = useChecklistParams();
   const { user } = useCurrentUser();
   const [checks, setChecks] = useState<boolean[]>(QC_CHECKS.map(() => false));
   const [propertyType, setPropertyType] = useState<string>(QC_DEFAULTS.propertyType);
@@ -46,6 +47,8 @@ export function QcChecklistPage() {
       {(record) => (
         <Stack spacing={2}>
           <VersionChangesPanel requestID={requestID} />
+          <Divider />
+          <SurveyChangesPanel point={record.coordinates ?? point} loggedAt={record.created} />
           <Divider />
           <ChecklistBoxes label="QC checks" checks={QC_CHECKS} values={checks} onChange={setChecks} />
           <Stack direction="row" spacing={2}>

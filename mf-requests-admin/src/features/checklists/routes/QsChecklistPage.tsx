@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
@@ -13,10 +14,14 @@ import { TEXT } from '../../../texts';
 import { useChecklistParams } from '../../../hooks/useChecklistParams';
 import { ChecklistBoxes } from '../components/ChecklistBoxes';
 import { ChecklistFrame } from '../components/ChecklistFrame';
+import { SurveyChangesPanel } from '../components/SurveyChangesPanel';
 
-/** requests/admin/qs-checklist (spec 02 §2.2, §4.2): 3 checks, all required; save → Ready for QS. */
+/**
+ * requests/admin/qs-checklist (spec 02 §2.2, §4.2): 3 checks, all required; save → Ready for QS. Above them
+ * the buildings changed since the survey before the request (issue 21).
+ */
 export function QsChecklistPage() {
-  const { requestID } = useChecklistParams();
+  const { requestID, point } = useChecklistParams();
   const [checks, setChecks] = useState<boolean[]>(QS_CHECKS.map(() => false));
   const [priority, setPriority] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -27,6 +32,8 @@ export function QsChecklistPage() {
     <ChecklistFrame title={TEXT.qsTitle} requestID={requestID}>
       {(record) => (
         <Stack spacing={2}>
+          <SurveyChangesPanel point={record.coordinates ?? point} loggedAt={record.created} />
+          <Divider />
           <ChecklistBoxes label="QS checks" checks={QS_CHECKS} values={checks} onChange={setChecks} />
           <FormControlLabel
             control={<Switch checked={priority} onChange={(event) => setPriority(event.target.checked)} />}
