@@ -49,6 +49,14 @@ export const MeasuredPolygon = Type.Object({
 /** Where a height was read: the wall's spot on the ground (lng, lat). */
 export const MeasuredPoint = Type.Object({ type: Type.Literal('Point'), coordinates: Position });
 
+/**
+ * A measurement's geometry. Point first, then the line, then the polygon: the services' Ajv coerces types
+ * ('array') while it tries each branch of the union, and a Point tried as a LineString first would have its
+ * numbers wrapped into arrays ([x] for x) before its own branch is tried; in this order no branch that
+ * fails changes what the next one sees.
+ */
+export const MeasuredGeometry = Type.Union([MeasuredPoint, MeasuredLine, MeasuredPolygon]);
+
 const PicturePixel = Type.Array(Type.Number({ minimum: 0, maximum: 20_000 }), { minItems: 2, maxItems: 2 });
 
 /** A height: the base and top of a wall picked on an oblique picture taken with `camera`. */
@@ -63,7 +71,7 @@ export type ObliquePicks = Static<typeof ObliquePicks>;
 export const MeasurementInput = Type.Object({
   kind: literalUnion(MEASUREMENT_KINDS),
   surveyId: SurveyId,
-  geometry: Type.Union([MeasuredLine, MeasuredPolygon, MeasuredPoint]),
+  geometry: MeasuredGeometry,
   /** Height measurements only. */
   oblique: Type.Optional(ObliquePicks),
   label: Type.Optional(Type.String({ maxLength: 120 })),
@@ -77,7 +85,7 @@ export const Measurement = Type.Object({
   label: Type.String(),
   surveyId: Type.Integer(),
   capturedOn: IsoDate,
-  geometry: Type.Union([MeasuredLine, MeasuredPolygon, MeasuredPoint]),
+  geometry: MeasuredGeometry,
   oblique: Type.Union([ObliquePicks, Type.Null()]),
   /** Metres (distance, length, height) or square metres (area). */
   value: Type.Number(),
