@@ -35,7 +35,6 @@ const scene = (buildings: SceneBuilding[], survey: Scene['survey'] = null): Scen
   roads: [],
   buildings,
   survey,
-  fingerprint: 'test',
 });
 
 /** The wall quadrilaterals of an SVG (walls are the polygons with the walls' stroke), as pixel corners. */

@@ -12,7 +12,7 @@ import { HttpError, notFound, type Storage } from '@portal/server-kit';
 import type { ImageryProviderConfig } from '../config';
 import type { GeoPoint } from './location';
 import { IMAGE_SIZES, renderJpeg, type ImageSize } from './render';
-import { loadScene, sceneBox } from './scene';
+import { loadScene, pictureArea, sceneBox, sceneFingerprint } from './scene';
 import {
   buildingChanges,
   notCovering,
@@ -193,14 +193,16 @@ export class BuiltinImageryProvider extends SurveyedProvider {
         : await this.surveyAt(point, surveyId);
     if (!survey || !surveyHasView(survey, orientation)) return null;
     const centre = roundedLocation(point);
-    const scene = await loadScene(this.ds, centre, survey);
-    const key = `idan/${centre.lat.toFixed(5)}_${centre.lng.toFixed(5)}/${orientation}-${size}-s${survey.id}-${scene.fingerprint}.jpg`;
+    // The fingerprint alone finds a stored picture; the scene is read only to draw a new one.
+    const { fingerprint } = await sceneFingerprint(this.ds, pictureArea(centre), survey);
+    const key = `idan/${centre.lat.toFixed(5)}_${centre.lng.toFixed(5)}/${orientation}-${size}-s${survey.id}-${fingerprint}.jpg`;
     if (!(await this.storage.exists(key))) {
       // Two requests for one picture (the full and small URL calls often arrive together for a view)
       // share one rendering.
       let pending = this.rendering.get(key);
       if (!pending) {
-        pending = renderJpeg(scene, orientation, size)
+        pending = loadScene(this.ds, centre, survey)
+          .then((scene) => renderJpeg(scene, orientation, size))
           .then((jpeg) => this.storage.put(key, jpeg, { contentType: 'image/jpeg' }))
           .then(() => undefined)
           .finally(() => this.rendering.delete(key));

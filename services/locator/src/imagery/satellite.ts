@@ -3,7 +3,7 @@ import type { Survey } from '@portal/contracts';
 import type { Storage } from '@portal/server-kit';
 import { tileBoundsDegrees, type TileAddress } from '../tiles/render';
 import { renderOrthoTileJpeg } from './render';
-import { boxExtentM, loadSceneArea, type DegreeBox } from './scene';
+import { boxExtentM, loadSceneArea, sceneFingerprint, type DegreeBox, type SceneArea } from './scene';
 
 /** Satellite tiles are drawn from this zoom on; below it a tile would hold a town's every roof. */
 export const SATELLITE_MIN_ZOOM = 13;
@@ -41,23 +41,22 @@ export class SatelliteTiles {
     const extent = boxExtentM(box);
     const marginLat = (SATELLITE_READ_MARGIN_M / extent.heightM) * (north - south);
     const marginLng = (SATELLITE_READ_MARGIN_M / extent.widthM) * (east - west);
-    const scene = await loadSceneArea(
-      this.ds,
-      {
-        box: [west - marginLng, south - marginLat, east + marginLng, north + marginLat],
-        centre,
-        here: null,
-        cutMargin: marginLat,
-      },
-      survey,
-    );
-    if (scene.parcels.length === 0 && scene.roads.length === 0 && scene.buildings.length === 0) return null;
-    const key = `satellite/${address.z}/${address.x}/${address.y}-${survey ? `s${survey.id}` : 'now'}-${scene.fingerprint}.jpg`;
+    const area: SceneArea = {
+      box: [west - marginLng, south - marginLat, east + marginLng, north + marginLat],
+      centre,
+      here: null,
+      cutMargin: marginLat,
+    };
+    // The fingerprint alone finds a stored tile; the scene is read only to draw a new one.
+    const { fingerprint, empty } = await sceneFingerprint(this.ds, area, survey);
+    if (empty) return null;
+    const key = `satellite/${address.z}/${address.x}/${address.y}-${survey ? `s${survey.id}` : 'now'}-${fingerprint}.jpg`;
     const stored = await this.storage.get(key);
     if (stored) return { jpeg: stored.data, etag: stored.info.etag };
     let pending = this.rendering.get(key);
     if (!pending) {
-      pending = renderOrthoTileJpeg(scene, SATELLITE_TILE_SIZE, extent)
+      pending = loadSceneArea(this.ds, area, survey)
+        .then((scene) => renderOrthoTileJpeg(scene, SATELLITE_TILE_SIZE, extent))
         .then(async (jpeg) => {
           const info = await this.storage.put(key, jpeg, { contentType: 'image/jpeg' });
           return { jpeg, etag: info.etag };
