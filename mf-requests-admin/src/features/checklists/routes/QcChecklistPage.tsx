@@ -20,6 +20,8 @@ import { VersionChangesPanel } from '../components/VersionChangesPanel';
 /**
  * requests/admin/qc-checklist (spec 02 §2.2, §4.2, §6): 7 checks, property type, buildings and price.
  * Approval (→ Dispatch) only for saviQC and only with all 7 ticked; a query needs a comment (→ Query).
+ * Above the checks: the report's changes since its last submitted version (issue 13) and the buildings
+ * changed since the survey before the request (issue 21).
  */
 export function QcChecklistPage() {
   const { requestID, point } = useChecklistParams();
