@@ -13,7 +13,7 @@ export {
   referencesAnswer,
   KMI_REFERENCES,
 } from '@portal/web-kit/testing';
-export { plainUser as irisUser } from '@portal/web-kit/testing';
+export { plainUser as irisUser, operatorUser } from '@portal/web-kit/testing';
 
 export const REPORT_ID = '5b0c2a52-3f7e-4d84-9a56-0d6c1b8e2f11';
 export const REQUEST_ID = '9a7f3c1e-2b4d-4e6f-8a1b-3c5d7e9f1a2b';
