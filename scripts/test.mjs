@@ -6,10 +6,24 @@
 // Counting: tests, where the runner reports them (Jest's summary lines, Playwright's JSON report); a step
 // that fails without a failing test (type errors, lint, a runner that crashed) counts as one failure, and
 // a passing step without tests (type-check and lint) as one pass.
+//
+// Watchdog (scripts/lib/watchdog.mjs): each step has a time limit and the run a deadline (85 minutes, under
+// CI's 90); a step past either is stopped and counted as failed, so the summary is always printed; every
+// five minutes a running step names the test processes still busy.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from './prepare.mjs';
 import { bin, NX_ENV, ROOT, run } from './lib/system.mjs';
+import { busyTestProcesses, describeBusy, HEARTBEAT_MS, stepLimitMs } from './lib/watchdog.mjs';
+
+/**
+ * The run's deadline (minutes after it starts, preparation included): CI stops a run at 90 minutes without
+ * a word, so the watchdog stops what is still running a little before that and still prints the summary.
+ * TEST_DEADLINE_MINUTES changes it.
+ */
+const DEADLINE_MINUTES = Number(process.env.TEST_DEADLINE_MINUTES ?? 85);
+const runStarted = Date.now();
+const deadline = runStarted + DEADLINE_MINUTES * 60_000;
 
 const GROUPS = ['unit', 'e2e'];
 const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));
@@ -80,6 +94,7 @@ const STEPS = [
   {
     name: 'type-check and lint',
     group: 'unit',
+    limitMinutes: 20,
     command: bin('nx'),
     args: ['run-many', '-t', 'typecheck', 'lint', '--outputStyle=stream'],
     env: NX_ENV,
@@ -87,12 +102,14 @@ const STEPS = [
   {
     name: 'formatting (Prettier)',
     group: 'unit',
+    limitMinutes: 5,
     command: bin('prettier'),
     args: ['--check', '--log-level=warn', '.'],
   },
   {
     name: 'unit and integration tests (Jest)',
     group: 'unit',
+    limitMinutes: 45,
     // The e2e project's `test` target is the Playwright suite: it runs as its own step below.
     command: bin('nx'),
     args: ['run-many', '-t', 'test', '--exclude=@portal/e2e', '--outputStyle=stream'],
@@ -102,6 +119,7 @@ const STEPS = [
   {
     name: 'scripts (node --test)',
     group: 'unit',
+    limitMinutes: 10,
     command: process.execPath,
     args: ['--test', '--test-reporter=tap', ...SCRIPT_TESTS],
     counter: nodeTestCounter,
@@ -109,6 +127,7 @@ const STEPS = [
   {
     name: 'browser tests (Playwright)',
     group: 'e2e',
+    limitMinutes: 35,
     command: bin('playwright'),
     args: ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_REPORT },
@@ -128,23 +147,55 @@ for (const step of STEPS) {
   );
   const counter = step.counter?.();
   const started = Date.now();
-  const { code } = await run(step.command, step.args, {
+  const limitMs = stepLimitMs(step.limitMinutes, deadline, started);
+  if (limitMs <= 0) {
+    console.log(`[test] ${step.name}: not started, the run's ${DEADLINE_MINUTES}-minute deadline has passed`);
+    results.push({
+      name: step.name,
+      ok: false,
+      note: 'not started',
+      counts: { passed: 0, failed: 1 },
+      seconds: 0,
+    });
+    continue;
+  }
+  const minutes = () => Math.round((Date.now() - started) / 60_000);
+  const heartbeat = setInterval(
+    () =>
+      console.log(
+        `\n[test] ${step.name}: running for ${minutes()} min; busy: ${describeBusy(busyTestProcesses())}\n`,
+      ),
+    HEARTBEAT_MS,
+  );
+  const { code, timedOut } = await run(step.command, step.args, {
     env: { ...colour, ...step.env },
     onLine: counter?.onLine,
+    timeoutMs: limitMs,
+    onTimeout: () =>
+      console.log(
+        `\n[test] ${step.name}: stopped after ${minutes()} min (its limit, or the run's deadline); still busy: ${describeBusy(busyTestProcesses())}\n`,
+      ),
   });
+  clearInterval(heartbeat);
   const counts = counter?.counts() ?? { passed: 0, failed: 0 };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   if (code === 0 && counts.passed === 0 && !step.counter) counts.passed = 1;
-  results.push({ name: step.name, ok: code === 0, counts, seconds: (Date.now() - started) / 1000 });
+  results.push({
+    name: step.name,
+    ok: code === 0,
+    note: timedOut ? 'stopped: took too long' : undefined,
+    counts,
+    seconds: (Date.now() - started) / 1000,
+  });
 }
 
 const passed = results.reduce((sum, r) => sum + r.counts.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.counts.failed, 0);
-console.log('\n[test] Summary');
+console.log(`\n[test] Summary (${Math.round((Date.now() - runStarted) / 60_000)} min in all)`);
 for (const r of results) {
   const counts = `${r.counts.passed} passed, ${r.counts.failed} failed`;
   console.log(
-    `  ${r.ok ? 'ok    ' : 'FAILED'}  ${r.name.padEnd(36)} ${counts.padEnd(24)} ${r.seconds.toFixed(0).padStart(4)} s`,
+    `  ${r.ok ? 'ok    ' : 'FAILED'}  ${r.name.padEnd(36)} ${counts.padEnd(24)} ${r.seconds.toFixed(0).padStart(4)} s${r.note ? `  (${r.note})` : ''}`,
   );
 }
 console.log(`${passed} passed, ${failed} failed`);

@@ -23,15 +23,48 @@ export function commandExists(name) {
 
 /**
  * Runs a command with its output shown live; with `onLine`, each output line is also handed over (to spot
- * a message or pick up a summary). Resolves with the exit code, never rejects on a non-zero exit.
+ * a message or pick up a summary). Resolves with the exit code, never rejects on a non-zero exit. With
+ * `timeoutMs`, a command still running then is stopped with its process group (exit code 124, `timedOut`).
  */
-export function run(command, args = [], { env, onLine } = {}) {
+export function run(command, args = [], { env, onLine, timeoutMs, onTimeout } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: onLine ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      // Its own process group, so a timed-out command goes with everything it started (Nx's tasks, Jest).
+      detached: timeoutMs !== undefined,
     });
+    let timedOut = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              timedOut = true;
+              onTimeout?.();
+              const signalGroup = (signal) => {
+                try {
+                  process.kill(-child.pid, signal);
+                } catch {
+                  // Already gone.
+                }
+              };
+              signalGroup('SIGTERM');
+              setTimeout(() => signalGroup('SIGKILL'), 10_000).unref();
+            },
+            Math.max(0, timeoutMs),
+          );
+    // Out of the terminal's process group, the command no longer hears Ctrl-C itself: pass it on.
+    const passOn = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+      process.exit(130);
+    };
+    if (timeoutMs !== undefined) for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, passOn);
     if (onLine) {
       for (const [stream, target] of [
         [child.stdout, process.stdout],
@@ -49,7 +82,11 @@ export function run(command, args = [], { env, onLine } = {}) {
       }
     }
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1) }));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      for (const signal of ['SIGINT', 'SIGTERM']) process.off(signal, passOn);
+      resolve({ code: timedOut ? 124 : (code ?? (signal ? 128 : 1)), timedOut });
+    });
   });
 }
 
