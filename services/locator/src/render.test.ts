@@ -102,7 +102,7 @@ describe('drawing', () => {
       const withPool = sceneToSvg(scene([POOL]), orientation, 1024, 768);
       expect(withPool).toContain('fill="#3d8fd6"');
       expect(wallsOf(withPool)).toEqual([]);
-      expect(withPool).not.toContain('opacity="0.3"');
+      expect(withPool).not.toContain('fill="rgb(40, 40, 30)"');
     }
     // The same footprint as a shed stands up with walls on an oblique.
     expect(wallsOf(sceneToSvg(scene([{ ...POOL, kind: 'shed' }]), 'n', 1024, 768)).length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { ObliqueCamera, Orientation } from '@portal/contracts';
 import { BUILTIN_VIEW_WIDTH_M, builtinCamera, formatSaLongDate } from '@portal/domain';
-import type { LocalPoint, LocalRing, Scene, SceneBuilding } from './scene';
+import { counterClockwise, type LocalPoint, type LocalRing, type Scene, type SceneBuilding } from './scene';
 
 /**
  * Draws a scene as an aerial picture: the orthogonal view from straight above (north up), or an
@@ -191,7 +191,11 @@ function buildingFaces(
 
 const byDepth = (a: Face, b: Face) => b.depth - a.depth;
 
-/** The building's shadow on the ground: its footprint swept away from the sun, as SVG path pieces. */
+/**
+ * The building's shadow on the ground: its footprint swept away from the sun, as SVG path pieces, each
+ * wound the same way (counter-clockwise on the ground), so that in one path filled by the non-zero rule
+ * their overlaps are covered once.
+ */
 function shadowPieces(building: SceneBuilding, view: Projector): string[] {
   const reach = (building.heightM / Math.max(0.3, SUN[2])) * 0.6;
   const shift: LocalPoint = [-SUN[0] * reach, -SUN[1] * reach];
@@ -201,7 +205,7 @@ function shadowPieces(building: SceneBuilding, view: Projector): string[] {
     moved,
     ...ring.map((a, i) => [a, ring[(i + 1) % ring.length], moved[(i + 1) % ring.length], moved[i]]),
   ];
-  return pieces.map((piece) => polygonPath([piece.map((p) => view.project(p, 0))]));
+  return pieces.map((piece) => polygonPath([counterClockwise(piece).map((p) => view.project(p, 0))]));
 }
 
 /** The scene as an SVG document of `width` × `height` pixels. */
@@ -235,12 +239,13 @@ export function sceneToSvg(
     parts.push(
       `<path d="${water}" fill="${COLOURS.water}" stroke="${COLOURS.waterEdge}" stroke-width="${(1.5 * strokeScale).toFixed(2)}"/>`,
     );
-  // Each shadow piece is drawn opaque inside a group made translucent as a whole, so overlapping pieces
-  // (a footprint and the sides it sweeps) darken the ground once.
-  const shadows = standing.flatMap((building) => shadowPieces(building, view));
-  if (shadows.length > 0)
+  // Every shadow piece in one path, filled translucent by the non-zero rule: overlapping pieces (a
+  // footprint and the sides it sweeps, neighbours' shadows) darken the ground once, without the
+  // off-screen layer a translucent group costs the rasteriser.
+  const shadows = standing.flatMap((building) => shadowPieces(building, view)).join('');
+  if (shadows)
     parts.push(
-      `<g fill="${COLOURS.shadow}" opacity="${COLOURS.shadowOpacity}">${shadows.map((d) => `<path d="${d}"/>`).join('')}</g>`,
+      `<path d="${shadows}" fill="${COLOURS.shadow}" fill-opacity="${COLOURS.shadowOpacity}" fill-rule="nonzero"/>`,
     );
   const here = scene.parcels.filter((parcel) => parcel.here).map((parcel) => ground(parcel.rings));
   if (here.length > 0)
