@@ -371,9 +371,12 @@ describe('/avs/editor (spec 03 §2 "Address editor")', () => {
     fireEvent.click(within(toolbar).getByRole('button', { name: 'Add point at centre' }));
     fireEvent.click(within(toolbar).getByRole('button', { name: 'Finish' }));
     const measured = await screen.findByTestId('measured-list');
-    const [, metres] = /^Distance(\d+\.\d{2}) m \(on the survey of 30 June 2019\)$/.exec(
-      measured.textContent!,
+    const [, metres] = /^Distance: (\d+\.\d{2}) m$/.exec(
+      measured.querySelector('[data-draft-key] .MuiListItemText-primary')!.textContent!,
     )!;
+    expect(measured.querySelector('[data-draft-key] .MuiListItemText-secondary')!.textContent).toBe(
+      'Survey 30 June 2019 · Not saved yet',
+    );
     // 128 screen pixels at zoom 18 (Shift + arrow), at 33.9° S: about 63 m on the ground.
     expect(Number(metres)).toBeGreaterThan(55);
     expect(Number(metres)).toBeLessThan(70);

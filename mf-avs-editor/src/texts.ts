@@ -61,10 +61,8 @@ export const TEXT = {
   history: 'Edits',
   // Dated imagery and measuring (issue 21)
   satelliteSurveys: 'Satellite imagery',
-  measured: 'Measured on the map',
   measuredNote: 'For reference only: measurements made here are not saved.',
   clearMeasured: 'Clear measurements',
-  measuredOn: (text: string, date: string) => `${text} (on the survey of ${date})`,
 } as const;
 
 /** Spec 03 §3: POI types. */

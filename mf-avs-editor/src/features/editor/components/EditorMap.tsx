@@ -265,7 +265,11 @@ export function EditorMap({
           {TEXT.dragHint}
         </Typography>
       )}
-      <MeasuredList measured={measured} onClear={() => setMeasured([])} />
+      <MeasuredList
+        measured={measured}
+        onRemove={(key) => setMeasured((previous) => previous.filter((item) => item.key !== key))}
+        onClear={() => setMeasured([])}
+      />
     </>
   );
 }
