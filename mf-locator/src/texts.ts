@@ -39,6 +39,7 @@ export const SAVI_TEXT = {
     requestType: 'Request type',
     references: 'References',
     comments: 'Comments',
+    measurements: 'Measurements',
   },
 } as const;
 
@@ -55,6 +56,20 @@ export const IMAGERY_TEXT = {
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',
   orientation: { n: 'North', e: 'East', s: 'South', w: 'West', o: 'Ortho' },
+  surveyFailed: 'The pictures of that survey could not be loaded. The pictures shown are unchanged.',
+} as const;
+
+/** The picture view's tools (issue 21): stepping back through surveys, comparing, measuring. */
+export const PICTURE_TOOLS_TEXT = {
+  views: 'Picture view',
+  pictures: 'Pictures',
+  measure: 'Measure',
+  compare: 'Compare',
+  measureHeight: 'Measure a height',
+  measureHint:
+    'Measure on the ortho picture: the measurements travel with the request when you log it. Buildings and the parcel are outlined for snapping.',
+  heightHint: 'Pick the base and top of a wall on this oblique picture to measure its height.',
+  measurementsLabel: (count: number) => (count === 1 ? '1 measurement' : `${count} measurements`),
 } as const;
 
 // ---- Address validation and can't-locate (/avs) ----

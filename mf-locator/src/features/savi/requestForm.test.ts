@@ -75,3 +75,35 @@ describe('buildRequestForm', () => {
     expect(capitalise('  12 church street, die boord ')).toBe('12 Church Street, Die Boord');
   });
 });
+
+describe('measurements made before logging (issue 21)', () => {
+  const measurement = {
+    kind: 'area' as const,
+    surveyId: 3,
+    geometry: {
+      type: 'Polygon' as const,
+      coordinates: [
+        [
+          [18.8606, -33.9364],
+          [18.86075, -33.9364],
+          [18.86075, -33.93628],
+          [18.8606, -33.9364],
+        ],
+      ],
+    },
+    label: 'Main house',
+  };
+
+  it('travel with the request in its `measurements`, within the contract', () => {
+    const form = buildRequestForm({ ...input, measurements: [measurement] });
+    expect(Value.Errors(RequestForm, form).First()).toBeUndefined();
+    expect(form.measurements).toEqual([measurement]);
+  });
+
+  it('are left out when there are none, and for a request that cannot be located', () => {
+    expect(buildRequestForm({ ...input, measurements: [] })).not.toHaveProperty('measurements');
+    expect(
+      buildRequestForm({ ...input, subType: "Can't Locate", measurements: [measurement] }),
+    ).not.toHaveProperty('measurements');
+  });
+});

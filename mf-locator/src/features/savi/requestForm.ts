@@ -1,5 +1,6 @@
 import type {
   LatLng,
+  MeasurementInput,
   Orientation,
   Parcel,
   RequestForm,
@@ -43,6 +44,8 @@ export interface RequestInput {
   references: Record<string, string>;
   comments: string;
   imageUrls: Partial<Record<Orientation, string>>;
+  /** Measurements made on the pictures before logging (issue 21): saved with the request. */
+  measurements?: readonly MeasurementInput[];
 }
 
 /** "12 church street" -> "12 Church Street". */
@@ -84,6 +87,8 @@ export function buildRequestForm(input: RequestInput): SaviRequestForm {
     usedIdan: Object.keys(input.imageUrls).length > 0,
     imageUrls: input.imageUrls,
     comments: input.comments.trim(),
+    // Only a located property's pictures were measured; the field is left out when there are none.
+    ...(!cantLocate && input.measurements?.length ? { measurements: [...input.measurements] } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ReferenceFields, validateReferences, type FormReference } from '@portal/web-kit/locator';
-import { SAVI_TEXT } from '../../../texts';
+import { PICTURE_TOOLS_TEXT, SAVI_TEXT } from '../../../texts';
 import type { SaviRequestForm } from '../requestForm';
 
 export interface RequestFormProps {
@@ -125,6 +125,16 @@ function Review({ preview, fields }: { preview: SaviRequestForm; fields: FormRef
         <Row key={field.key} label={field.label} value={preview.reference[field.key] ?? ''} />
       ))}
       <Row label={text.comments} value={preview.additional} />
+      <Row
+        label={text.measurements}
+        value={
+          preview.measurements?.length
+            ? `${PICTURE_TOOLS_TEXT.measurementsLabel(preview.measurements.length)}: ${preview.measurements
+                .map((measurement) => measurement.label ?? measurement.kind)
+                .join('; ')}`
+            : ''
+        }
+      />
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { API, AVS_API, IMAGERY_API, REQUEST_API } from '@portal/contracts';
+import { API, AVS_API, IMAGERY_API, REQUEST_API, SURVEY_API, type Orientation } from '@portal/contracts';
+import { builtinCamera, pictureOffsetOfHeight } from '@portal/domain';
 import {
   answerFetch,
   callsTo,
@@ -44,6 +45,31 @@ function answers(overrides: Record<string, Answer> = {}) {
     ...overrides,
   });
 }
+
+// Two surveys at the point (issue 21): the newest with obliques, an older ortho-only one.
+const SURVEYS = [
+  { id: 9, capturedOn: '2026-02-03', kind: 'high_resolution', provider: 'Built-in' },
+  { id: 4, capturedOn: '2019-03-14', kind: 'ortho', provider: 'Built-in' },
+];
+
+/** idanImageUrl with `survey`: the picture of that survey (the newest without), its date and camera. */
+const datedImageUrl: Answer = (request) => {
+  const params = new URL(request.url).searchParams;
+  const orientation = params.get('orientation') as Orientation;
+  const survey = SURVEYS.find((entry) => String(entry.id) === params.get('survey')) ?? SURVEYS[0];
+  return json(200, {
+    success: true,
+    url: `/img/${survey.id}/${orientation}.jpg`,
+    capturedOn: survey.capturedOn,
+    surveyId: survey.id,
+    camera: builtinCamera(orientation, 1024, 768),
+  });
+};
+
+const imageryAnswers = {
+  [`GET ${IMAGERY_API.imageUrl}`]: datedImageUrl,
+  [`GET ${SURVEY_API.surveys}`]: () => json(200, { success: true, surveys: SURVEYS }),
+};
 
 async function searchAddress(text = '12 church street') {
   fireEvent.click(await screen.findByText('Search by Street Address'));
@@ -260,5 +286,74 @@ describe('the SAVi request tool', () => {
       type: 'postal',
     });
     expect(callsTo(fetchMock, 'POST', AVS_API.reverse)).toHaveLength(0);
+  });
+
+  it('prints the capture date on the picture and steps back to an older survey on the timeline', async () => {
+    const fetchMock = answers(imageryAnswers);
+    renderRemote('/savi');
+    await searchAddress();
+    fireEvent.click(await screen.findByText('12 Church Street, Stellenbosch, 7600'));
+    fireEvent.click(await screen.findByRole('switch', { name: 'Picture view' }));
+    const viewer = await screen.findByTestId('imagery-viewer');
+    expect(within(viewer).getByTestId('capture-date').textContent).toBe('Captured 3 February 2026');
+    const timeline = await screen.findByRole('radiogroup', { name: /Survey of 3 February 2026 \(newest\)/ });
+    const older = within(timeline).getByRole('radio', { name: /^14 March 2019/ });
+    fireEvent.keyDown(within(timeline).getByRole('radio', { checked: true }), { key: 'ArrowRight' });
+
+    // The older survey is ortho only: its one picture, with its own date.
+    await waitFor(() => expect(older.getAttribute('aria-checked')).toBe('true'));
+    const orthoOnly = await screen.findByRole('img', { name: 'Ortho' });
+    expect(orthoOnly.getAttribute('src')).toBe('/img/4/o.jpg');
+    expect(screen.getByTestId('capture-date').textContent).toBe('Captured 14 March 2019');
+    const asked = callsTo(fetchMock, 'GET', IMAGERY_API.imageUrl).map(
+      (call) => new URL(call.url).searchParams,
+    );
+    expect(
+      asked.filter((params) => params.get('survey') === '4').map((params) => params.get('orientation')),
+    ).toEqual(['o']);
+  });
+
+  it('measures a height on an oblique by keyboard and sends it with the request', async () => {
+    const fetchMock = answers(imageryAnswers);
+    renderRemote('/savi');
+    await searchAddress();
+    fireEvent.click(await screen.findByText('12 Church Street, Stellenbosch, 7600'));
+    fireEvent.click(await screen.findByRole('switch', { name: 'Picture view' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Measure a height' }));
+    const picture = screen.getByRole('application', { name: /Oblique picture, North/ });
+
+    // Base at the cross, then 16 steps of 4 px up (64 px): the camera's 45° at 1024 px for 110 m.
+    fireEvent.keyDown(picture, { key: 'Enter' });
+    for (let i = 0; i < 16; i += 1) fireEvent.keyDown(picture, { key: 'ArrowUp' });
+    fireEvent.keyDown(picture, { key: 'Enter' });
+    const camera = builtinCamera('n', 1024, 768);
+    const metres = Math.round((64 / pictureOffsetOfHeight(camera, 1)) * 100) / 100;
+    expect(screen.getByTestId('height-status').textContent).toBe(`Height ${metres.toFixed(2)} m.`);
+    const list = screen.getByTestId('measurement-list');
+    expect(within(list).getByText(`Height: ${metres.toFixed(2)} m`)).toBeTruthy();
+    expect(within(list).getByText('Survey 3 February 2026 · Not saved yet')).toBeTruthy();
+
+    const rve = await screen.findByRole('button', { name: 'Replacement Value Estimate' });
+    await waitFor(() => expect(rve.getAttribute('aria-disabled')).toBe('false'));
+    fireEvent.click(rve);
+    fireEvent.change(await screen.findByRole('textbox', { name: /^Policy Number/ }), {
+      target: { value: 'KM123456' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const review = await screen.findByTestId('request-review');
+    expect(within(review).getByText('1 measurement: Height')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Your request has been logged.')).toBeTruthy();
+    const [put] = callsTo(fetchMock, 'PUT', REQUEST_API.create);
+    const body = await put.clone().json();
+    expect(body.measurements).toEqual([
+      {
+        kind: 'height',
+        surveyId: 9,
+        geometry: { type: 'Point', coordinates: [item.location.lng, item.location.lat] },
+        oblique: { camera, base: [512, 384], top: [512, 320] },
+        label: 'Height',
+      },
+    ]);
   });
 });

@@ -25,8 +25,9 @@ import {
   useMyReferences,
   usePlaceDetails,
 } from '@portal/web-kit/locator';
-import { IMAGERY_TEXT, SAVI_TEXT } from '../../../texts';
-import { ImageryViewer } from '../components/ImageryViewer';
+import { toMeasurementInput, type ListedDraft, type MeasurementDraft } from '@portal/web-kit/imagery';
+import { SAVI_TEXT } from '../../../texts';
+import { PictureTools } from '../components/PictureTools';
 import { RequestForm } from '../components/RequestForm';
 import { imageryAvailable } from '../pictureView';
 import { buildRequestForm, CANT_LOCATE, REQUEST_SUBTYPES, type RequestSubType } from '../requestForm';
@@ -61,6 +62,23 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   const [comments, setComments] = useState('');
   const [idempotencyKey, setIdempotencyKey] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // Measurements made on the pictures (issue 21): they travel with the request when it is logged.
+  const [drafts, setDrafts] = useState<ListedDraft[]>([]);
+  const draftCount = useRef(0);
+  const addDraft = useCallback((draft: MeasurementDraft & { key?: string }) => {
+    draftCount.current += 1;
+    const key = draft.key ?? `height-${draftCount.current}`;
+    setDrafts((current) => {
+      const at = current.findIndex((listed) => listed.key === key);
+      if (at === -1) return [...current, { ...draft, key }];
+      // An edited ortho measurement keeps its place and the label it was given.
+      return current.map((listed, index) => (index === at ? { ...draft, key, label: listed.label } : listed));
+    });
+  }, []);
+  const deleteDraft = useCallback(
+    (key: string) => setDrafts((current) => current.filter((listed) => listed.key !== key)),
+    [],
+  );
   const references = useMyReferences({ skip: !subType });
   const { fields } = references;
   const [createRequest, creation] = useCreateRequestMutation();
@@ -80,6 +98,8 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   const placeVersion = selected?.version ?? 0;
   useEffect(() => {
     setSubType((current) => (current === CANT_LOCATE ? current : null));
+    // Measurements were of the old place's pictures.
+    setDrafts([]);
   }, [placeVersion]);
 
   // The marker dragged away from a chosen result overrides the search: audited (spec 01 §7).
@@ -143,6 +163,10 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
         references: Object.fromEntries(fields.map((field) => [field.key, values[field.key] ?? ''])),
         comments,
         imageUrls: picture.urls,
+        // A draft without a survey cannot be saved (a picture whose answer named none): left out.
+        measurements: drafts
+          .filter((draft) => draft.surveyId !== null)
+          .map((draft) => toMeasurementInput(draft)),
       })
     : null;
 
@@ -273,12 +297,15 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
         </Box>
         {picture.on && (
           <Box sx={{ flex: 1, minHeight: 0, p: 1 }} data-testid="picture-view">
-            {picture.loading ? (
-              <Stack sx={{ alignItems: 'center', p: 2 }}>
-                <CircularProgress aria-label={IMAGERY_TEXT.loading} />
-              </Stack>
-            ) : (
-              <ImageryViewer urls={picture.urls} />
+            {selected && (
+              <PictureTools
+                picture={picture}
+                point={selected.point}
+                parcel={details.reverse?.parcel?.geometry}
+                drafts={drafts}
+                onMeasured={addDraft}
+                onDeleteDraft={deleteDraft}
+              />
             )}
           </Box>
         )}
