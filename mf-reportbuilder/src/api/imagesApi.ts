@@ -3,6 +3,8 @@ import {
   type CopyImageBody,
   type CropImageBody,
   type ImageBody,
+  type ImageImagery,
+  type ImageInfoAnswer,
   type RearrangeImagesBody,
 } from '@portal/contracts';
 import { baseApi } from '@portal/web-kit';
@@ -17,6 +19,8 @@ export interface StoredImage {
 export interface StoredImageAnswer {
   success: boolean;
   image: StoredImage;
+  /** Issue 21: the survey a picture captured from the imagery came from (null or absent otherwise). */
+  imagery?: ImageImagery | null;
 }
 export interface CropAnswer extends StoredImageAnswer {
   compressed: StoredImage;
@@ -48,11 +52,20 @@ export const imagesApi = baseApi.injectEndpoints({
       transformResponse: (answer: unknown) => answer === true || answer === 'true',
       providesTags: (_a, _e, { requestID }) => [imagesTag(requestID)],
     }),
+    /** Issue 21: whether the target's crop exists and the survey it was captured from. */
+    imageInfo: build.query<ImageInfoAnswer, ImageExistsArgs>({
+      query: ({ requestID, type, first, second, third }) =>
+        REPORTBUILDER_API.imageInfo(requestID, type, first, second, third),
+      providesTags: (_a, _e, { requestID }) => [imagesTag(requestID)],
+    }),
     imageThumbnails: build.query<ThumbnailsAnswer, string>({
       query: (requestID) => REPORTBUILDER_API.thumbnails(requestID),
       providesTags: (_a, _e, requestID) => [uploadsTag(requestID)],
     }),
-    /** A pasted PNG (a data: URL) becomes the target's base image. */
+    /**
+     * A pasted PNG (a data: URL) becomes the target's base image; with `surveyId`, a picture of the portal's
+     * imagery (JPEG or PNG) that keeps the survey's capture date.
+     */
     pasteImage: build.mutation<StoredImageAnswer, ImageBody>({
       query: (body) => ({ url: REPORTBUILDER_API.image, method: 'POST', body }),
     }),
@@ -103,6 +116,7 @@ export const uploadsChanged = (requestID: string) => imagesApi.util.invalidateTa
 
 export const {
   useImageExistsQuery,
+  useImageInfoQuery,
   useImageThumbnailsQuery,
   usePasteImageMutation,
   useUploadImageMutation,

@@ -5,6 +5,7 @@ import {
   REQUEST_API,
   type AddressDetailsAnswer,
   type CommentsAnswer,
+  type ConfirmFootprintsBody,
   type GenerateReportAnswer,
   type PdfState,
   type NoteAnswer,
@@ -91,6 +92,26 @@ export const reportBuilderApi = baseApi.injectEndpoints({
           const { data } = await queryFulfilled;
           dispatch(versionSeen({ requestID: args.ID, version: data.version }));
           dispatch(reportBuilderApi.util.upsertQueryData('reportSections', args.ID, data));
+        } catch {
+          // Handled by the caller.
+        }
+      },
+    }),
+    /**
+     * POST footprints (issue 21): the footprints the QS confirmed become buildings of a section, saved by
+     * the service in one go; the answer is the report's sections (as a save's).
+     */
+    confirmFootprints: build.mutation<SectionsAnswer, ConfirmFootprintsBody>({
+      query: (body) => ({ url: REPORTBUILDER_API.confirmFootprints, method: 'POST', body }),
+      invalidatesTags: (_a, error, { requestID }) =>
+        error && error.status !== 409
+          ? []
+          : [{ type: 'Report', id: `${requestID}:totals` }, ...(error ? [reportTag(requestID)] : [])],
+      async onQueryStarted(args, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(versionSeen({ requestID: args.requestID, version: data.version }));
+          dispatch(reportBuilderApi.util.upsertQueryData('reportSections', args.requestID, data));
         } catch {
           // Handled by the caller.
         }
@@ -208,6 +229,7 @@ export const reportBuilderApi = baseApi.injectEndpoints({
 export const {
   useReportSectionsQuery,
   useSaveSectionsMutation,
+  useConfirmFootprintsMutation,
   useReportDetailsQuery,
   useReportTotalsQuery,
   useReportCommentsQuery,

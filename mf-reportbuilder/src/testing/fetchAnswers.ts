@@ -1,10 +1,16 @@
 import {
   ADMIN_API,
+  MEASUREMENT_API,
   REPORTBUILDER_API,
+  SURVEY_API,
   REQUEST_ADMIN_API,
   REQUEST_API,
+  type BuildingsAnswer,
+  type Measurement,
   type RateRow,
   type ReportDetails,
+  type Survey,
+  type SurveyBuilding,
   type SectionsAnswer,
   type SumInsuredCheck,
 } from '@portal/contracts';
@@ -217,4 +223,90 @@ export function reportServer(
     },
   };
   return { state, answers };
+}
+
+// ---- issue 21: the request's measurements, the surveys at its point and the buildings on its parcel ----
+
+export const SURVEY_2019: Survey = {
+  id: 7,
+  capturedOn: '2019-03-14',
+  kind: 'high_resolution',
+  provider: 'Portal imagery',
+};
+export const SURVEY_2026: Survey = {
+  id: 9,
+  capturedOn: '2026-01-05',
+  kind: 'high_resolution',
+  provider: 'Portal imagery',
+};
+
+/** A saved measurement of the request (as services/requests answers it). */
+export const measurement = (
+  fields: Partial<Measurement> & Pick<Measurement, 'id' | 'kind' | 'value'>,
+): Measurement => ({
+  requestId: REQUEST_ID,
+  label: '',
+  surveyId: SURVEY_2019.id,
+  capturedOn: SURVEY_2019.capturedOn,
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [18.86, -33.932],
+        [18.8602, -33.932],
+        [18.8602, -33.9322],
+        [18.86, -33.932],
+      ],
+    ],
+  },
+  oblique: null,
+  unit: fields.kind === 'area' ? 'm²' : 'm',
+  perimeterM: fields.kind === 'area' ? 54.2 : null,
+  createdBy: { id: 'u2', email: 'operator@portal.test' },
+  createdAt: '2026-02-01T08:30:00.000Z',
+  ...fields,
+});
+
+/** A footprint on the request's parcel at a survey (SURVEY_API.buildings). */
+export const footprint = (
+  buildingId: string,
+  kind: string,
+  areaM2: number,
+  heightM: number,
+): SurveyBuilding => ({
+  buildingId,
+  kind,
+  levels: 1,
+  heightM,
+  footprint: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [18.86, -33.932],
+        [18.8601, -33.932],
+        [18.8601, -33.9321],
+        [18.86, -33.932],
+      ],
+    ],
+  },
+  areaM2,
+  parcelId: 'p1',
+});
+
+/** The imagery calls a report builder screen makes: measurements, surveys, the parcel's buildings. */
+export function imageryAnswers(
+  options: {
+    measurements?: Measurement[];
+    surveys?: Survey[];
+    buildings?: SurveyBuilding[];
+  } = {},
+): Record<string, Answer> {
+  const surveys = options.surveys ?? [SURVEY_2026, SURVEY_2019];
+  const answer: BuildingsAnswer = { success: true, survey: surveys[0]!, buildings: options.buildings ?? [] };
+  return {
+    [`GET ${MEASUREMENT_API.list(REQUEST_ID)}`]: () =>
+      json(200, { success: true, measurements: options.measurements ?? [] }),
+    [`GET ${SURVEY_API.surveys}`]: () => json(200, { success: true, surveys }),
+    [`GET ${SURVEY_API.buildings}`]: () => json(200, answer),
+  };
 }

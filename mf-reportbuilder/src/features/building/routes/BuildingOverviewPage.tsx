@@ -14,7 +14,9 @@ import {
   buildingWarnings,
   CONSTRUCTION_TYPES,
   fitFloors,
+  floorWithSize,
   formatMoney,
+  measuredFloorText,
   moveBuilding,
   REPORT_BUILDER_ERROR,
   reportTotals,
@@ -34,6 +36,8 @@ import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
 import { numberOrNull, rateForSave } from '../../../report/rateOptions';
 import { useGroupRates } from '../../../report/useGroupRates';
 import { RateChoices } from '../../../components/RateChoices';
+import { MEASURED_TEXT } from '../../../texts';
+import { BuildingMeasurements } from '../components/BuildingMeasurements';
 
 const PARAMS = ['requestID', 'sectionID', 'buildingID'] as const;
 
@@ -216,33 +220,44 @@ export function BuildingOverviewPage() {
           sx={{ maxWidth: 200 }}
           disabled={readOnly}
         />
-        {building.floors.map((floor, i) => (
-          <Stack key={i} direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            <TextField
-              label={`Floor ${i + 1} size (m²)`}
-              type="number"
-              value={floor.size ?? ''}
-              onChange={(e) => updateFloor(i, { size: numberOrNull(e.target.value) })}
-              disabled={readOnly}
-            />
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={floor.doubleVolume}
-                  onChange={(e) => updateFloor(i, { doubleVolume: e.target.checked })}
-                  disabled={readOnly}
-                />
-              }
-              label={`Floor ${i + 1} double volume`}
-            />
-            <TextField
-              label={`Floor ${i + 1} location`}
-              value={floor.location}
-              onChange={(e) => updateFloor(i, { location: e.target.value })}
-              disabled={readOnly}
-            />
-          </Stack>
-        ))}
+        {building.floors.map((floor, i) => {
+          // Issue 21: a size measured on the imagery says so (and that it was typed over, when it was).
+          const measured = measuredFloorText(floor);
+          return (
+            <Stack key={i} direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              <TextField
+                label={`Floor ${i + 1} size (m²)`}
+                type="number"
+                value={floor.size ?? ''}
+                onChange={(e) =>
+                  update({
+                    floors: building.floors.map((f, j) =>
+                      j === i ? floorWithSize(f, numberOrNull(e.target.value)) : f,
+                    ),
+                  })
+                }
+                helperText={measured ? MEASURED_TEXT.floorMeasured(measured) : undefined}
+                disabled={readOnly}
+              />
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    checked={floor.doubleVolume}
+                    onChange={(e) => updateFloor(i, { doubleVolume: e.target.checked })}
+                    disabled={readOnly}
+                  />
+                }
+                label={`Floor ${i + 1} double volume`}
+              />
+              <TextField
+                label={`Floor ${i + 1} location`}
+                value={floor.location}
+                onChange={(e) => updateFloor(i, { location: e.target.value })}
+                disabled={readOnly}
+              />
+            </Stack>
+          );
+        })}
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
           <FormControlLabel
             control={
@@ -292,6 +307,16 @@ export function BuildingOverviewPage() {
           </Stack>
         )}
       </Stack>
+      <BuildingMeasurements
+        requestID={requestID}
+        point={report.details?.coordinates ?? request?.coordinates ?? null}
+        floors={building.floors}
+        disabled={readOnly}
+        onFloors={(floors, said) => {
+          update({ floors });
+          setMessage({ severity: 'success', text: said });
+        }}
+      />
       <ImprovementsTable
         requestID={requestID}
         sectionID={sectionID}
