@@ -1,7 +1,7 @@
 /** Issue 21: floor sizes measured on the imagery — marked, flagged when typed over, storeys, footprints. */
 import {
   buildingFromFootprint,
-  captureDateText,
+  shortCaptureDate,
   floorWithSize,
   floorsForStoreys,
   footprintNames,
@@ -115,7 +115,7 @@ describe('footprints as first buildings', () => {
 });
 
 it('writes capture dates as the report prints them, whatever the time zone', () => {
-  expect(captureDateText('2019-03-14')).toBe('14 Mar 2019');
-  expect(captureDateText('2026-12-01')).toBe('1 Dec 2026');
-  expect(captureDateText('not a date')).toBe('not a date');
+  expect(shortCaptureDate('2019-03-14')).toBe('14 Mar 2019');
+  expect(shortCaptureDate('2026-12-01')).toBe('1 Dec 2026');
+  expect(shortCaptureDate('not a date')).toBe('not a date');
 });

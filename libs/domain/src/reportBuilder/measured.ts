@@ -121,7 +121,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * A capture date as the report prints it: '2019-03-14' → '14 Mar 2019' (a calendar date: no time zone
  * can move it to another day). Anything that is not YYYY-MM-DD is answered as it is.
  */
-export function captureDateText(isoDate: string): string {
+export function shortCaptureDate(isoDate: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
   const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
   if (!match || !month) return isoDate;
@@ -130,7 +130,7 @@ export function captureDateText(isoDate: string): string {
 
 /** What an image captured from the imagery says under it: 'Imagery captured 14 Mar 2019'. */
 export const imageCaptureText = (capturedOn: string): string =>
-  `Imagery captured ${captureDateText(capturedOn)}`;
+  `Imagery captured ${shortCaptureDate(capturedOn)}`;
 
 /**
  * What the report says of a floor's size (null for a typed one): 'measured on the 14 Mar 2019 survey',
@@ -140,7 +140,7 @@ export const imageCaptureText = (capturedOn: string): string =>
 export function measuredFloorText(floor: ReportFloor): string | null {
   const measured = floor.measured;
   if (!measured) return null;
-  const survey = `the ${captureDateText(measured.capturedOn)} survey`;
+  const survey = `the ${shortCaptureDate(measured.capturedOn)} survey`;
   const what = measured.footprintId && !measured.measurementId ? 'footprint' : 'measured';
   if (isMeasuredSize(floor)) return `${what} on ${survey}`;
   return `edited by hand (${what} ${measured.value} m² on ${survey})`;
@@ -215,6 +215,6 @@ export function buildingFromFootprint(
     group: '',
     slope: false,
     slopePercentage: null,
-    comment: `From the building footprint of the ${captureDateText(survey.capturedOn)} survey.`,
+    comment: `From the building footprint of the ${shortCaptureDate(survey.capturedOn)} survey.`,
   };
 }
