@@ -27,6 +27,7 @@ import { measureRequestPager, measureXlsxExport } from './request-pager.mjs';
 import { measureIris } from './iris.mjs';
 import { measureReportBuilder } from './reportbuilder.mjs';
 import { measureAvsEditor } from './avs-editor.mjs';
+import { measureImagery, writeImageryResults } from './imagery.mjs';
 import { measureLoad, writeLoadResults } from './load.mjs';
 import { measureRollingRestart, writeRollingRestartResults } from './rolling-restart.mjs';
 
@@ -52,6 +53,7 @@ const NAMES = [
   'iris',
   'reportBuilder',
   'avsEditor',
+  'imagery',
   'load',
   'rollingRestart',
 ];
@@ -83,6 +85,8 @@ const benchmarks = {
   reportBuilder: () => measureReportBuilder(),
   // The address editor over the geodata bench database, its service in this process.
   avsEditor: () => measureAvsEditor(),
+  // Its own database (a generated suburb with dated buildings and three surveys), the locator in this process.
+  imagery: async () => writeImageryResults(await measureImagery()),
   // Its own portal (identity, locator, requests, gateway) over the bench databases: 50 connections.
   load: async () => writeLoadResults(await measureLoad({ seconds: 12, connections: 50 })),
   // Its own portals: two instances of every service, then one, each restarted under load.
