@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type OlMap from 'ol/Map';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -49,6 +49,7 @@ export function ImageryCompare({
   const [after, setAfter] = useState<number | null>(initialAfter ?? null);
   const [layout, setLayout] = useState<CompareLayout>(initialLayout);
   const [share, setShare] = useState(50);
+  const swipeLabelId = useId();
   const beforeId = before ?? list[1]?.id ?? null;
   const afterId = after ?? list[0]?.id ?? null;
   const comparable = beforeId !== null && afterId !== null && beforeId !== afterId;
@@ -149,7 +150,7 @@ export function ImageryCompare({
             swipe={{ surveyId: afterId, share: share / 100 }}
             height={height}
           />
-          <Typography variant="caption" id="imagery-swipe-label">
+          <Typography variant="caption" id={swipeLabelId}>
             {COMPARE_TEXT.swipePosition}
           </Typography>
           <Slider
@@ -159,7 +160,7 @@ export function ImageryCompare({
             max={100}
             step={1}
             shiftStep={10}
-            aria-labelledby="imagery-swipe-label"
+            aria-labelledby={swipeLabelId}
             getAriaValueText={(value) => COMPARE_TEXT.swipeValue(value)}
             data-testid="swipe-slider"
           />

@@ -1,4 +1,11 @@
-import { useContext, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import type OlMap from 'ol/Map';
 import type VectorSource from 'ol/source/Vector';
 import Box from '@mui/material/Box';
@@ -72,7 +79,7 @@ export function MeasureToolbar({
       setKind(null);
     }
   };
-  const instructionsId = 'measure-toolbar-instructions';
+  const instructionsId = useId();
   useEffect(() => {
     const element = map?.getTargetElement();
     if (!element || !kind) return undefined;

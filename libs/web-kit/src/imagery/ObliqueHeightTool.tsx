@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -52,6 +52,7 @@ export function ObliqueHeightTool({
   const [picks, setPicks] = useState<HeightPicks>(() => initialPicks(camera));
   const [announcement, setAnnouncement] = useState(HEIGHT_TEXT.pickBase);
   const pictureRef = useRef<HTMLDivElement>(null);
+  const instructionsId = useId();
   const result = heightOfPicks(picks, camera);
   const oblique = camera.orientation !== 'o';
 
@@ -116,7 +117,7 @@ export function ObliqueHeightTool({
   return (
     <Stack spacing={1} data-testid="oblique-height-tool">
       <Typography variant="subtitle2">{HEIGHT_TEXT.title}</Typography>
-      <Typography variant="caption" id="oblique-height-instructions">
+      <Typography variant="caption" id={instructionsId}>
         {HEIGHT_TEXT.instructions}
       </Typography>
       <Box
@@ -124,7 +125,7 @@ export function ObliqueHeightTool({
         role="application"
         tabIndex={0}
         aria-label={HEIGHT_TEXT.picture(orientationName)}
-        aria-describedby="oblique-height-instructions"
+        aria-describedby={instructionsId}
         onKeyDown={onKeyDown}
         onClick={onClick}
         sx={{

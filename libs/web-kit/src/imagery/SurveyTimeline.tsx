@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -41,6 +41,7 @@ export function SurveyTimeline({
   const query = useSurveysQuery({ lat: point.lat, lng: point.lng }, { skip: !!given });
   const surveys = given ?? query.data?.surveys ?? [];
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const headingId = useId();
 
   if (!given && query.isLoading)
     return (
@@ -59,7 +60,6 @@ export function SurveyTimeline({
   const found = surveys.findIndex((survey) => survey.id === value);
   const currentIndex = found === -1 ? 0 : found;
   const current = surveys[currentIndex];
-  const headingId = `survey-timeline-${label.replace(/\W+/g, '-').toLowerCase()}`;
 
   const choose = (index: number) => {
     const survey = surveys[index];
