@@ -17,6 +17,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { REQUEST_SUBTYPE } from '@portal/contracts';
 import {
   buildingNameError,
   formatMoney,
@@ -40,6 +41,7 @@ import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
 import { ImprovementsTable } from '../../../components/ImprovementsTable';
 import { CommentDialog } from '../components/CommentDialog';
 import { NameDialog } from '../../../components/NameDialog';
+import { FootprintOffer } from '../components/FootprintOffer';
 
 const PARAMS = ['requestID', 'sectionID'] as const;
 
@@ -77,6 +79,7 @@ export function SectionOverviewPage() {
   if (!report.draft) return report.sectionsFailed ? null : <LinearProgress aria-label={TEXT.loading} />;
   if (!section) return <Alert severity="info">{TEXT.missingSection}</Alert>;
   const readOnly = !report.editable;
+  const point = report.details?.coordinates ?? request?.coordinates ?? null;
 
   const change = (update: (section: ReportSection) => ReportSection) =>
     report.edit((sections) =>
@@ -170,6 +173,18 @@ export function SectionOverviewPage() {
           Add building
         </Button>
       </Stack>
+      {request?.requestSubType === REQUEST_SUBTYPE.buildingSizeCalculation && point && (
+        <FootprintOffer
+          requestID={requestID}
+          sectionID={sectionID}
+          section={section}
+          sections={report.draft}
+          point={point}
+          disabled={readOnly}
+          unsaved={report.edited}
+          onDone={setMessage}
+        />
+      )}
       <Table size="small" aria-label="Buildings">
         <TableHead>
           <TableRow>
