@@ -14,6 +14,7 @@ import {
   useCropImageMutation,
   useDeleteImageMutation,
   useImageExistsQuery,
+  useImageInfoQuery,
   useImageThumbnailsQuery,
   usePasteImageMutation,
   useRearrangeImagesMutation,
@@ -21,7 +22,10 @@ import {
 } from '../../../api/imagesApi';
 import { useRouteParams } from '../../../report/useRouteParams';
 import { failureMessage, type SaveMessage } from '../../../report/useReport';
+import { CaptureDate } from '@portal/web-kit/imagery';
+import { useReportDetailsQuery } from '../../../api/reportBuilderApi';
 import { CropEditor } from '../components/CropEditor';
+import { ImageryCapture } from '../components/ImageryCapture';
 import { ThumbnailList } from '../components/ThumbnailList';
 import { initialCropBox, tooSmallToCrop, type Size } from '../cropGeometry';
 import { listenForUploads } from '../imageChannel';
@@ -57,6 +61,8 @@ const dataUrlOf = (blob: Blob) =>
  * a building's or a section's improvement): paste a PNG, upload a file or pick an earlier upload, crop
  * (ratio 2, at least 640 × 400, inside the image), save (POST image/crop), then back to the parent overview.
  * The target's current image can be deleted (property, section, building) or copied from its parent.
+ * Issue 21: or capture a survey's picture from the portal's imagery (ImageryCapture: the survey timeline,
+ * ortho or oblique), which keeps its capture date — printed under the current image and in the PDF.
  */
 export function ImageCapturePage({ screen }: { screen: ImageScreen }) {
   const params = useRouteParams(PARAMS);
@@ -69,6 +75,9 @@ export function ImageCapturePage({ screen }: { screen: ImageScreen }) {
     : null;
 
   const exists = useImageExistsQuery(target?.exists ?? skipToken);
+  // Issue 21: the survey the current image was captured from, and the point whose imagery may be captured.
+  const info = useImageInfoQuery(target?.exists ?? skipToken);
+  const point = useReportDetailsQuery(requestID ?? skipToken).data?.coordinates ?? null;
   const thumbnails = useImageThumbnailsQuery(requestID ?? skipToken);
   const [pasteImage] = usePasteImageMutation();
   const [uploadImage] = useUploadImageMutation();
@@ -229,6 +238,7 @@ export function ImageCapturePage({ screen }: { screen: ImageScreen }) {
               alt={`Current ${target.title.toLowerCase()}`}
               sx={{ width: '100%' }}
             />
+            {info.data?.imagery && <CaptureDate capturedOn={info.data.imagery.capturedOn} />}
             {target.remove && (
               <Button
                 color="error"
@@ -248,6 +258,19 @@ export function ImageCapturePage({ screen }: { screen: ImageScreen }) {
           <Typography color="text.secondary">{IMAGE_TEXT.noImage}</Typography>
         )}
       </Paper>
+
+      {point && (
+        <ImageryCapture
+          requestID={requestID}
+          type={target.type}
+          point={point}
+          disabled={busy}
+          run={run}
+          onCaptured={({ image }) =>
+            use({ name: image.name, url: image.url, size: { width: image.width, height: image.height } })
+          }
+        />
+      )}
 
       <Paper variant="outlined" aria-label="Paste area" tabIndex={0} sx={{ p: 2, mb: 2, maxWidth: 800 }}>
         {!source && <Typography color="text.secondary">{IMAGE_TEXT.pasteHint}</Typography>}

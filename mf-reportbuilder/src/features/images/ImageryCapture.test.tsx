@@ -1,0 +1,95 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { IMAGERY_API, REPORTBUILDER_API } from '@portal/contracts';
+import {
+  answerFetch,
+  imageryAnswers,
+  json,
+  meAnswer,
+  operatorUser,
+  REQUEST_ID,
+  reportServer,
+  SURVEY_2019,
+  SURVEY_2026,
+} from '../../testing/fetchAnswers';
+import { renderRemote } from '../../testing/renderRemote';
+
+// Issue 21 on the image capture screen: the survey timeline at the request's point, the chosen survey's
+// picture with its capture date, captured as the target's base image with its survey (then cropped as any
+// picture), and the current image's capture date.
+
+const UPLOADS = REPORTBUILDER_API.uploads(REQUEST_ID);
+const PICTURE_PATH = '/imagery/idan/pictures/o-full-2019.jpg';
+/** A few JPEG-looking bytes: the screen sends what it fetched, the service decodes it. */
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
+
+function open(options: { imagery?: boolean } = {}) {
+  const pastes: Record<string, unknown>[] = [];
+  const pictureAsked: string[] = [];
+  answerFetch({
+    ...meAnswer(operatorUser),
+    ...reportServer().answers,
+    ...imageryAnswers(),
+    [`GET ${REPORTBUILDER_API.thumbnails(REQUEST_ID)}`]: () =>
+      json(200, { requestID: REQUEST_ID, images: [] }),
+    [`GET ${REPORTBUILDER_API.imageExists(REQUEST_ID, 'property', '-', '-', '-')}`]: () =>
+      json(200, !!options.imagery),
+    [`GET ${REPORTBUILDER_API.imageInfo(REQUEST_ID, 'property', '-', '-', '-')}`]: () =>
+      json(200, {
+        exists: !!options.imagery,
+        imagery: options.imagery ? { surveyId: SURVEY_2019.id, capturedOn: SURVEY_2019.capturedOn } : null,
+      }),
+    [`GET ${IMAGERY_API.imageUrl}`]: (request) => {
+      const survey = new URL(request.url).searchParams.get('survey');
+      pictureAsked.push(`${new URL(request.url).searchParams.get('orientation')}:${survey ?? 'newest'}`);
+      const chosen = survey === String(SURVEY_2019.id) ? SURVEY_2019 : SURVEY_2026;
+      return json(200, {
+        success: true,
+        url: PICTURE_PATH,
+        capturedOn: chosen.capturedOn,
+        surveyId: chosen.id,
+        camera: null,
+      });
+    },
+    [`GET ${PICTURE_PATH}`]: () =>
+      new Response(JPEG, { status: 200, headers: { 'content-type': 'image/jpeg' } }),
+    [`POST ${REPORTBUILDER_API.image}`]: async (request) => {
+      pastes.push((await request.json()) as Record<string, unknown>);
+      const name = 'property-base-image.png';
+      return json(200, {
+        success: true,
+        image: { name, url: `${UPLOADS}${name}`, width: 1024, height: 768 },
+        imagery: { surveyId: SURVEY_2019.id, capturedOn: SURVEY_2019.capturedOn },
+      });
+    },
+  });
+  renderRemote(`/reportbuilder/property-overview-image?requestID=${REQUEST_ID}`);
+  return { pastes, pictureAsked };
+}
+
+beforeEach(() => sessionStorage.clear());
+
+it('captures the chosen survey’s picture with its survey; the crop editor takes it from there', async () => {
+  const { pastes, pictureAsked } = open();
+  const panel = await screen.findByRole('region', { name: 'Capture from the imagery' });
+  // The newest survey first, its date printed on the picture.
+  expect(await within(panel).findByText('Captured 5 January 2026')).toBeTruthy();
+  fireEvent.click(within(panel).getByRole('radio', { name: /14 March 2019/ }));
+  expect(await within(panel).findByText('Captured 14 March 2019')).toBeTruthy();
+  expect(pictureAsked).toEqual(['o:newest', `o:${SURVEY_2019.id}`]);
+
+  fireEvent.click(within(panel).getByRole('button', { name: 'Use this picture' }));
+  await waitFor(() => expect(pastes).toHaveLength(1));
+  expect(pastes[0]).toEqual({
+    requestID: REQUEST_ID,
+    type: 'property',
+    surveyId: SURVEY_2019.id,
+    base64Data: `data:image/jpeg;base64,${Buffer.from(JPEG).toString('base64')}`,
+  });
+  expect(await screen.findByRole('button', { name: 'Crop and save' })).toBeTruthy();
+});
+
+it('prints the current image’s capture date when it came from the imagery', async () => {
+  open({ imagery: true });
+  const current = await screen.findByLabelText('Current image');
+  expect(await within(current).findByText('Captured 14 March 2019')).toBeTruthy();
+});
