@@ -23,11 +23,13 @@ export { createTestDatabase, DEFAULT_TEST_DATABASE_ADMIN_URL, type TestDatabase 
 export {
   containsPattern,
   escapeLike,
+  footprintOnSql,
   joinedUuidSlice,
   KeptLists,
   PG_ERROR,
   pgErrorCode,
   SqlParameters,
+  standingOnSql,
   type KeptList,
   type KeptListsOptions,
 } from './sql';

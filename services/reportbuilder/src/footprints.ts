@@ -1,10 +1,12 @@
 import {
   buildingFromFootprint,
   footprintNames,
+  isBuildingFootprint,
   nextMarkerNumber,
   type Footprint,
   type ReportSections,
 } from '@portal/domain';
+import { footprintOnSql, standingOnSql } from '@portal/db';
 import { badRequest } from '@portal/server-kit';
 import { savedMeasuredFacts } from './measured';
 import { surveyAtRequest, type SurveyAtPoint } from './surveys';
@@ -24,6 +26,7 @@ export const FOOTPRINT_TEXT = {
   noParcel: "The request's point is on no parcel: there are no buildings to take.",
   badBuildingId: (id: string) => `'${id.slice(0, 20)}' is not a building id (a whole number).`,
   repeated: (id: string) => `Building ${id} is named more than once.`,
+  notABuilding: (id: string, kind: string) => `Building ${id} is a ${kind}, not a building with floors.`,
   notOnParcel: (id: string, capturedOn: string) =>
     `Building ${id} did not stand on the request's parcel at the survey of ${capturedOn}.`,
 } as const;
@@ -70,12 +73,9 @@ export async function footprintsOnParcel(
   const rows = (await db.query(
     `WITH standing AS (
        SELECT b.id, b.kind, b.height_m, b.parcel_id,
-              CASE WHEN b.extended_on IS NOT NULL AND b.extended_on > $3::date
-                   THEN b.geom_before_extension ELSE b.geom END AS footprint
+              ${footprintOnSql('$3::date')} AS footprint
          FROM geo.buildings b
-        WHERE b.id = ANY($2::bigint[])
-          AND (b.built_on IS NULL OR b.built_on <= $3::date)
-          AND (b.demolished_on IS NULL OR b.demolished_on > $3::date))
+        WHERE b.id = ANY($2::bigint[]) AND ${standingOnSql('$3::date')})
      SELECT s.id::text AS id, s.kind, s.height_m::float8 AS height_m,
             ST_Area(s.footprint::geography) AS area_m2,
             ST_Y(ST_PointOnSurface(s.footprint)) AS lat, ST_X(ST_PointOnSurface(s.footprint)) AS lng
@@ -87,6 +87,11 @@ export async function footprintsOnParcel(
   const missing = buildingIds.filter((id) => !byId.has(id));
   if (missing.length > 0) {
     const lines = missing.map((id) => FOOTPRINT_TEXT.notOnParcel(id, survey.capturedOn));
+    throw badRequest(lines[0]!, lines);
+  }
+  const notBuildings = rows.filter((row) => !isBuildingFootprint(row.kind));
+  if (notBuildings.length > 0) {
+    const lines = notBuildings.map((row) => FOOTPRINT_TEXT.notABuilding(row.id, row.kind));
     throw badRequest(lines[0]!, lines);
   }
   return buildingIds.map((id) => {

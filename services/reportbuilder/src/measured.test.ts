@@ -46,6 +46,7 @@ const geo = {
   house: '',
   garage: '',
   cottage: '',
+  pool: '',
   neighbour: '',
 };
 
@@ -110,6 +111,14 @@ beforeAll(async () => {
     3,
     square(POINT.lng - 0.0003, POINT.lat - 0.0003, 0.00003),
     { built: '2022-01-01' },
+  );
+  // A pool on the parcel: on the survey, but not a building with floors.
+  geo.pool = await buildingRow(
+    'pool',
+    home,
+    'pool',
+    0.3,
+    square(POINT.lng - 0.0003, POINT.lat + 0.0003, 0.00003),
   );
   geo.neighbour = await buildingRow(
     'neighbour',
@@ -315,6 +324,7 @@ describe('footprints of a Building Size Calculation', () => {
       [{ buildingIds: [geo.house, geo.cottage] }, FOOTPRINT_TEXT.notOnParcel(geo.cottage, '2019-03-14')],
       [{ buildingIds: [geo.neighbour] }, FOOTPRINT_TEXT.notOnParcel(geo.neighbour, '2019-03-14')],
       [{ buildingIds: ['abc'] }, FOOTPRINT_TEXT.badBuildingId('abc')],
+      [{ buildingIds: [geo.pool] }, FOOTPRINT_TEXT.notABuilding(geo.pool, 'pool')],
       [{ buildingIds: [geo.house, geo.house] }, FOOTPRINT_TEXT.repeated(geo.house)],
       [{ surveyId: geo.surveyElsewhere }, SURVEY_TEXT.surveyMissesPoint(geo.surveyElsewhere)],
       [{ surveyId: 99999 }, SURVEY_TEXT.noSurvey(99999)],

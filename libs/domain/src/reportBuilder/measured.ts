@@ -12,6 +12,13 @@ import { type FloorMeasurement, type ReportBuilding, type ReportFloor, type Repo
 /** The storey height a building's height is divided by to count its storeys (metres). */
 export const STOREY_HEIGHT_M = 3;
 
+/**
+ * Footprint kinds that are not buildings with floors: a swimming pool is an improvement of the property,
+ * not floor area, so a 'Building Size Calculation' report never starts from one.
+ */
+export const NOT_A_BUILDING_KINDS: readonly string[] = ['pool'];
+export const isBuildingFootprint = (kind: string): boolean => !NOT_A_BUILDING_KINDS.includes(kind);
+
 /** A size within half a cent of a square metre of the measured value is still the measured value. */
 const SAME_SIZE = 0.005;
 

@@ -28,6 +28,8 @@ const FOOTPRINTS = [
   footprint('11', 'house', 120.456, 6.5),
   footprint('12', 'garage', 30, 2.8),
   footprint('5', 'shed', 9, 2.5),
+  // A pool is on the survey too, but it is not floor area: never offered.
+  footprint('13', 'pool', 32, 0.3),
 ];
 // Footprint 5 is in the report already (a floor names it): it is not offered again.
 const sections = (): ReportSections => ({

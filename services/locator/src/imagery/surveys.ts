@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { footprintOnSql, standingOnSql } from '@portal/db';
 import {
   FOOTPRINT_CHANGE_SHARE,
   type BuildingChange,
@@ -21,12 +22,10 @@ import type { DegreeBox } from './scene';
 /** A calendar date, 'YYYY-MM-DD'. */
 export type IsoDay = string;
 
-/** The SQL of "standing at $date" over `b` (geo.buildings) — one place for the migration's life rules. */
-export const standingAt = (date: string) =>
-  `(b.built_on IS NULL OR b.built_on <= ${date}) AND (b.demolished_on IS NULL OR b.demolished_on > ${date})`;
+/** The SQL of "standing at $date" over `b` (geo.buildings): libs/db's one reading of the life rules. */
+export const standingAt = (date: string) => standingOnSql(date, 'b');
 /** The SQL of the footprint of `b` at $date. */
-export const footprintAt = (date: string) =>
-  `CASE WHEN b.extended_on > ${date} THEN b.geom_before_extension ELSE b.geom END`;
+export const footprintAt = (date: string) => footprintOnSql(date, 'b');
 
 const SURVEY_COLUMNS = `c.id::int AS id, to_char(c.captured_on, 'YYYY-MM-DD') AS "capturedOn", c.kind,
   c.provider, c.name`;

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { LatLng } from '@portal/contracts';
 import {
   footprintNames,
+  isBuildingFootprint,
   measuredArea,
   measuredSourceKey,
   shortCaptureDate,
@@ -69,7 +70,10 @@ export function FootprintOffer({
         }
     return keys;
   }, [sections]);
-  const offered = (answer.data?.buildings ?? []).filter((b) => !inReport.has(`f:${b.buildingId}`));
+  // Pools are on the parcel's survey too, but they are improvements, not floor area.
+  const offered = (answer.data?.buildings ?? []).filter(
+    (b) => isBuildingFootprint(b.kind) && !inReport.has(`f:${b.buildingId}`),
+  );
   const names = footprintNames(
     offered.map((b) => b.kind),
     [...section.buildings, ...section.improvements].map((item) => item.name),
