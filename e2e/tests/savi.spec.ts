@@ -21,8 +21,9 @@ async function coveredAddress(offset = 0): Promise<KnownAddress> {
     `SELECT a.id::text, a.house_number, a.street_name, a.town, a.parcel_id::text,
             ST_Y(a.point) AS lat, ST_X(a.point) AS lng
      FROM geo.addresses a
-     JOIN geo.imagery_coverage c ON c.kind = 'high_resolution' AND ST_Contains(c.geom, a.point)
-     WHERE a.parcel_id IS NOT NULL AND a.unit IS NULL AND a.house_number <> ''
+     WHERE EXISTS (SELECT 1 FROM geo.imagery_coverage c
+                   WHERE c.kind = 'high_resolution' AND ST_Contains(c.geom, a.point))
+       AND a.parcel_id IS NOT NULL AND a.unit IS NULL AND a.house_number <> ''
      ORDER BY a.id OFFSET $1 LIMIT 1`,
     [offset],
   );
