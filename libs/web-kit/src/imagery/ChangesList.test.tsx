@@ -1,28 +1,11 @@
 import { render, screen, within } from '@testing-library/react';
-import type { BuildingChange, ChangesAnswer } from '@portal/contracts';
+import type { ChangesAnswer } from '@portal/contracts';
+import { buildingChange, squareFootprint } from '../testing/imagery';
 import { ChangesList, changeRows } from './ChangesList';
 import { changeOutlines } from './changeOutlines';
 
-const square = (size: number) => ({
-  type: 'Polygon' as const,
-  coordinates: [
-    [
-      [18.86, -33.93],
-      [18.86 + size, -33.93],
-      [18.86 + size, -33.93 + size],
-      [18.86, -33.93],
-    ],
-  ],
-});
-const building = (id: string, kind: string, from: number | null, to: number | null): BuildingChange => ({
-  buildingId: id,
-  kind,
-  heightM: 6,
-  footprintFrom: from === null ? null : square(0.0001),
-  footprintTo: to === null ? null : square(0.00012),
-  areaFromM2: from,
-  areaToM2: to,
-});
+const building = buildingChange;
+const square = squareFootprint;
 const changes: ChangesAnswer = {
   success: true,
   from: { id: 4, capturedOn: '2019-03-14', kind: 'ortho', provider: 'Built-in' },

@@ -98,8 +98,12 @@ describe('MeasureToolbar by keyboard', () => {
     key(' ');
     key('Enter');
     expect(onMeasured).toHaveBeenCalledTimes(1);
-    // From the first point (kept) to the cross, three steps right of it.
-    expect(onMeasured.mock.calls[0][0].value).toBeCloseTo(3 * stepMetres, 1);
+    // From the first point (kept) to the cross, three steps right of it (not one or two: the undone points
+    // are gone). Within 5 %: the point added at the centre goes through Snap, which reads the pixel off the
+    // last drawn frame, and jsdom draws frames on its own clock, so it may land a pixel off.
+    const value = onMeasured.mock.calls[0][0].value as number;
+    expect(value).toBeGreaterThan(3 * stepMetres * 0.95);
+    expect(value).toBeLessThan(3 * stepMetres * 1.05);
   });
 
   it('finishes a distance at its second point', async () => {

@@ -35,6 +35,13 @@ export function savedMeasurementText(measurement: Measurement): string {
     : value;
 }
 
+/** The second line of a saved measurement: its survey's capture date, who measured and when. */
+export const savedMeasurementByline = (measurement: Measurement): string =>
+  `${MEASUREMENT_LIST_TEXT.survey(formatCapturedOn(measurement.capturedOn))} · ${MEASUREMENT_LIST_TEXT.by(
+    measurement.createdBy.email,
+    formatSaDateTime(measurement.createdAt),
+  )}`;
+
 /**
  * A request's measurements: kind and label, value with its unit, the survey's capture date, who measured
  * and when; then the drafts not saved yet.
@@ -95,10 +102,7 @@ export function MeasurementList({
               >
                 <ListItemText
                   primary={`${name}: ${savedMeasurementText(measurement)}`}
-                  secondary={`${MEASUREMENT_LIST_TEXT.survey(formatCapturedOn(measurement.capturedOn))} · ${MEASUREMENT_LIST_TEXT.by(
-                    measurement.createdBy.email,
-                    formatSaDateTime(measurement.createdAt),
-                  )}`}
+                  secondary={savedMeasurementByline(measurement)}
                 />
               </ListItem>
             );

@@ -66,6 +66,7 @@ export {
 export { ObliqueHeightTool, type ObliqueHeightToolProps } from './ObliqueHeightTool';
 export {
   MeasurementList,
+  savedMeasurementByline,
   savedMeasurementText,
   type MeasurementListProps,
   type ListedDraft,

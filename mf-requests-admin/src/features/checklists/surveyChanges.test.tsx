@@ -1,11 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import {
-  REQUEST_API,
-  SURVEY_API,
-  type BuildingChange,
-  type ChangesAnswer,
-  type Survey,
-} from '@portal/contracts';
+import { REQUEST_API, SURVEY_API, type ChangesAnswer, type Survey } from '@portal/contracts';
+import { buildingChange, testSurvey } from '@portal/web-kit/testing';
 import {
   answerFetch,
   callsTo,
@@ -21,32 +16,8 @@ import { changeLines, comparedSurveys, formatAreaM2 } from './components/compare
 // Issue 21: the QS and QC checklists' "Changes since the survey before this request", from the locator's
 // surveys and changes at the request's point (answered here as the contract says).
 
-const survey = (id: number, capturedOn: string): Survey => ({
-  id,
-  capturedOn,
-  kind: 'high_resolution',
-  provider: 'Portal imagery',
-});
-const square = (d: number) => ({
-  type: 'Polygon' as const,
-  coordinates: [
-    [
-      [18.86, -33.93],
-      [18.86 + d, -33.93],
-      [18.86 + d, -33.93 + d],
-      [18.86, -33.93],
-    ],
-  ],
-});
-const building = (id: string, kind: string, from: number | null, to: number | null): BuildingChange => ({
-  buildingId: id,
-  kind,
-  heightM: 6,
-  footprintFrom: from === null ? null : square(0.0001),
-  footprintTo: to === null ? null : square(0.00012),
-  areaFromM2: from,
-  areaToM2: to,
-});
+const survey = (id: number, capturedOn: string) => testSurvey(id, capturedOn);
+const building = buildingChange;
 
 const SURVEYS = [survey(7, '2025-11-14'), survey(5, '2023-03-01'), survey(2, '2019-05-02')];
 

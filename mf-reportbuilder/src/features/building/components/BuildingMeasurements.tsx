@@ -14,13 +14,12 @@ import {
   floorsForStoreys,
   measuredFloor,
   storeysFromHeight,
-  formatSaDateTime,
   type ReportFloor,
 } from '@portal/domain';
 import {
   MEASURE_TEXT,
   MEASUREMENT_LIST_TEXT,
-  formatCapturedOn,
+  savedMeasurementByline,
   savedMeasurementText,
   useMeasurementsQuery,
 } from '@portal/web-kit/imagery';
@@ -135,10 +134,7 @@ export function BuildingMeasurements({
                 <ListItemText
                   sx={{ pr: 28 }}
                   primary={`${name}: ${savedMeasurementText(measurement)}`}
-                  secondary={`${MEASUREMENT_LIST_TEXT.survey(formatCapturedOn(measurement.capturedOn))} · ${MEASUREMENT_LIST_TEXT.by(
-                    measurement.createdBy.email,
-                    formatSaDateTime(measurement.createdAt),
-                  )}`}
+                  secondary={savedMeasurementByline(measurement)}
                 />
               </ListItem>
             );
