@@ -382,5 +382,14 @@ describe('/avs/editor (spec 03 §2 "Address editor")', () => {
     expect(Number(metres)).toBeLessThan(70);
     fireEvent.click(screen.getByRole('button', { name: TEXT.clearMeasured }));
     expect(screen.queryByTestId('measured-list')).toBeNull();
+
+    // Compare: the two surveys at the marker, the changes between them asked for (older → newer).
+    fireEvent.click(screen.getByRole('button', { name: 'Compare surveys' }));
+    expect(await screen.findByTestId('imagery-compare')).toBeTruthy();
+    await waitFor(() => expect(callsTo(fetch, 'GET', SURVEY_API.changes)).toHaveLength(1));
+    const compared = new URL(callsTo(fetch, 'GET', SURVEY_API.changes)[0].url).searchParams;
+    expect([compared.get('from'), compared.get('to')]).toEqual(['7', '9']);
+    fireEvent.click(screen.getByRole('button', { name: TEXT.closeCompare }));
+    await waitFor(() => expect(screen.queryByTestId('imagery-compare')).toBeNull());
   });
 });

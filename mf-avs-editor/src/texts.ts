@@ -60,6 +60,7 @@ export const TEXT = {
   dragHint: 'Drag the marker to read another point.',
   history: 'Edits',
   // Dated imagery and measuring (issue 21)
+  closeCompare: 'Close the comparison',
   satelliteSurveys: 'Satellite imagery',
   measuredNote: 'For reference only: measurements made here are not saved.',
   clearMeasured: 'Clear measurements',

@@ -100,6 +100,7 @@ export const MEASURED_TEXT = {
   footprintsFailed: 'The buildings on the parcel could not be loaded.',
   footprintsAdded: (count: number) => `${count} building${count === 1 ? '' : 's'} added from the footprints.`,
   imageryTitle: 'Capture from the imagery',
+  closeCompare: 'Close the comparison',
   imageryIntro: 'Pick a survey and a view; the picture keeps its capture date in the report.',
   imageryView: 'View',
   takeImagery: 'Use this picture',

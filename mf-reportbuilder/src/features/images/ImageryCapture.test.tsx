@@ -1,7 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { IMAGERY_API, REPORTBUILDER_API } from '@portal/contracts';
+import { IMAGERY_API, REPORTBUILDER_API, SURVEY_API } from '@portal/contracts';
+import { buildingChange, installJsdomMapSupport } from '@portal/web-kit/testing';
 import {
   answerFetch,
+  callsTo,
   imageryAnswers,
   json,
   meAnswer,
@@ -25,10 +27,20 @@ const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 function open(options: { imagery?: boolean } = {}) {
   const pastes: Record<string, unknown>[] = [];
   const pictureAsked: string[] = [];
-  answerFetch({
+  const fetchMock = answerFetch({
     ...meAnswer(operatorUser),
     ...reportServer().answers,
     ...imageryAnswers(),
+    [`GET ${SURVEY_API.changes}`]: () =>
+      json(200, {
+        success: true,
+        from: SURVEY_2019,
+        to: SURVEY_2026,
+        parcelId: 'p1',
+        added: [buildingChange('b7', 'garage', null, 30)],
+        removed: [],
+        changed: [buildingChange('b1', 'house', 120, 168.5)],
+      }),
     [`GET ${REPORTBUILDER_API.thumbnails(REQUEST_ID)}`]: () =>
       json(200, { requestID: REQUEST_ID, images: [] }),
     [`GET ${REPORTBUILDER_API.imageExists(REQUEST_ID, 'property', '-', '-', '-')}`]: () =>
@@ -63,9 +75,11 @@ function open(options: { imagery?: boolean } = {}) {
     },
   });
   renderRemote(`/reportbuilder/property-overview-image?requestID=${REQUEST_ID}`);
-  return { pastes, pictureAsked };
+  return { pastes, pictureAsked, fetchMock };
 }
 
+// The comparison draws OpenLayers maps: jsdom needs their browser APIs (ResizeObserver, canvas).
+beforeAll(installJsdomMapSupport);
 beforeEach(() => sessionStorage.clear());
 
 it('captures the chosen survey’s picture with its survey; the crop editor takes it from there', async () => {
@@ -92,4 +106,19 @@ it('prints the current image’s capture date when it came from the imagery', as
   open({ imagery: true });
   const current = await screen.findByLabelText('Current image');
   expect(await within(current).findByText('Captured 14 March 2019')).toBeTruthy();
+});
+
+it('compares two surveys before capturing: the changes between them listed', async () => {
+  const { fetchMock } = open();
+  const panel = await screen.findByRole('region', { name: 'Capture from the imagery' });
+  fireEvent.click(within(panel).getByRole('button', { name: 'Compare surveys' }));
+  const compare = await within(panel).findByTestId('imagery-compare');
+  await waitFor(() => expect(callsTo(fetchMock, 'GET', SURVEY_API.changes)).toHaveLength(1));
+  const query = new URL(callsTo(fetchMock, 'GET', SURVEY_API.changes)[0]!.url).searchParams;
+  expect([query.get('from'), query.get('to')]).toEqual([String(SURVEY_2019.id), String(SURVEY_2026.id)]);
+  expect(await within(compare).findByText(/Added/)).toBeTruthy();
+  expect(compare.textContent).toContain('30.0 m²');
+  fireEvent.click(within(panel).getByRole('button', { name: 'Close the comparison' }));
+  await waitFor(() => expect(screen.queryByTestId('imagery-compare')).toBeNull());
+  expect(screen.getByRole('button', { name: 'Compare surveys' })).toBeTruthy();
 });

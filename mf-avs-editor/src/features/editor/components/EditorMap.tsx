@@ -3,6 +3,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import VectorSource from 'ol/source/Vector';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import {
@@ -18,6 +19,8 @@ import {
 import { MapView } from '@portal/web-kit';
 import {
   CaptureDate,
+  COMPARE_TEXT,
+  ImageryCompare,
   MeasureToolbar,
   SurveyTimeline,
   useSurveysQuery,
@@ -97,6 +100,7 @@ export function EditorMap({
 
   // The surveys at the marker (newest first) and the one shown; the satellite tiles are that survey's.
   const surveys = useSurveysQuery(marker ?? skipToken);
+  const [comparing, setComparing] = useState(false);
   const [chosenSurvey, setChosenSurvey] = useState<number | null>(null);
   const survey = shownSurvey(surveys.currentData?.surveys ?? [], chosenSurvey);
   const surveyId = survey?.id ?? null;
@@ -140,6 +144,16 @@ export function EditorMap({
             onChange={(picked) => setChosenSurvey(picked.id)}
             label={TEXT.satelliteSurveys}
           />
+          {/* Two surveys at the marker side by side or swiped, their changes outlined and listed. */}
+          <Button
+            size="small"
+            sx={{ mt: 0.5 }}
+            aria-expanded={comparing}
+            onClick={() => setComparing((open) => !open)}
+          >
+            {comparing ? TEXT.closeCompare : COMPARE_TEXT.title}
+          </Button>
+          {comparing && <ImageryCompare point={marker} height={300} />}
         </Box>
       )}
       <Box sx={{ height: 680, position: 'relative' }} data-testid="editor-map">

@@ -7,7 +7,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { LatLng, Orientation } from '@portal/contracts';
-import { CaptureDate, SurveyTimeline, useImageUrlQuery } from '@portal/web-kit/imagery';
+import {
+  CaptureDate,
+  COMPARE_TEXT,
+  ImageryCompare,
+  SurveyTimeline,
+  useImageUrlQuery,
+} from '@portal/web-kit/imagery';
 import { usePasteImageMutation, type StoredImageAnswer } from '../../../api/imagesApi';
 import { IMAGERY_VIEWS, MEASURED_TEXT } from '../../../texts';
 
@@ -44,6 +50,7 @@ export interface ImageryCaptureProps {
 export function ImageryCapture({ requestID, type, point, disabled, run, onCaptured }: ImageryCaptureProps) {
   const [surveyId, setSurveyId] = useState<number | null>(null);
   const [view, setView] = useState<Orientation>('o');
+  const [comparing, setComparing] = useState(false);
   const [paste] = usePasteImageMutation();
   const picture = useImageUrlQuery({
     lat: point.lat,
@@ -77,6 +84,16 @@ export function ImageryCapture({ requestID, type, point, disabled, run, onCaptur
           {MEASURED_TEXT.imageryIntro}
         </Typography>
         <SurveyTimeline point={point} value={surveyId} onChange={(survey) => setSurveyId(survey.id)} />
+        {/* Before capturing: what changed between two surveys, side by side or swiped, outlined and listed. */}
+        <Button
+          size="small"
+          sx={{ alignSelf: 'flex-start' }}
+          aria-expanded={comparing}
+          onClick={() => setComparing((open) => !open)}
+        >
+          {comparing ? MEASURED_TEXT.closeCompare : COMPARE_TEXT.title}
+        </Button>
+        {comparing && <ImageryCompare point={point} height={300} />}
         <TextField
           select
           label={MEASURED_TEXT.imageryView}
