@@ -9,8 +9,8 @@ import { ROOT } from './system.mjs';
 export const HEARTBEAT_MS = 5 * 60_000;
 
 /**
- * The test runners among this machine's processes: Jest (one per project under Nx), Playwright and
- * node --test, with the project folder they run in and how long they have been running.
+ * The test runners among this machine's processes: Jest (one per project under Nx), Playwright,
+ * node --test, and the checkers (tsc, eslint, prettier), with the project folder they run in and how long they have been running.
  */
 export function busyTestProcesses() {
   const ticksPerSecond = 100; // USER_HZ: 100 on every Linux build we run on
@@ -20,7 +20,9 @@ export function busyTestProcesses() {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const runner = args.find((arg) => /(?:^|\/)(jest|playwright)(?:\.js)?$/.test(arg) || arg === '--test');
+      const runner = args.find(
+        (arg) => /(?:^|\/)(jest|playwright|tsc|eslint|prettier)(?:\.js)?$/.test(arg) || arg === '--test',
+      );
       if (!runner || args.some((arg) => arg.includes('jest-worker') || arg.includes('processChild')))
         continue;
       const cwd = relative(ROOT, readlinkSync(`/proc/${entry}/cwd`)) || '.';
