@@ -22,6 +22,10 @@ function makeMap() {
   // A size and one frame: Draw reads pixels off the frame state.
   map.setSize([800, 600]);
   map.renderSync();
+  // No more frames: jsdom would draw them on its own clock, with no canvas to draw on (a vertex style then
+  // throws into whichever test runs) and the pixels Draw and Snap read moving under the test. The one frame
+  // above is what every key below is read against.
+  jest.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
   return { map, target };
 }
 
@@ -41,6 +45,7 @@ function renderToolbar(onMeasured: (draft: MeasurementDraft & { key: string }) =
 const stepMetres = PAN_STEP_PX * 0.1 * Math.cos((33.936 * Math.PI) / 180);
 
 afterEach(() => {
+  jest.restoreAllMocks();
   document.body.innerHTML = '';
 });
 
