@@ -25,4 +25,8 @@ module.exports = {
     '\\.(css)$': path.join(__dirname, 'jest-style-stub.cjs'),
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // A test that fails half-way (a timeout while Redis is stopped, say) can leave a connection retrying
+  // behind it; without forceExit Jest then never exits, and `nx run-many` waits for it forever — a CI run
+  // was lost that way. Jest still prints that it forced the exit, and --detectOpenHandles finds the culprit.
+  forceExit: true,
 };

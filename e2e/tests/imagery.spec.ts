@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { signedIn } from '../support/auth';
 import { openConsoleAt } from '../support/console';
 import { queryRun } from '../support/env';
@@ -199,6 +199,64 @@ async function clickPicturePixel(page: Page, picture: Locator, [left, top]: [num
   await page.mouse.click(box.x + left * box.width, box.y + top * box.height);
 }
 
+/**
+ * /savi's picture view at a property for the requester (a wide, tall window: the pictures are 100 % wide),
+ * with the newest survey there and the newest one before `changedOn` (a building's change).
+ */
+async function pictureViewAt(
+  browser: Browser,
+  at: { lat: number; lng: number; house_number: string; street_name: string; town: string },
+  changedOn: string,
+) {
+  const point = { lat: at.lat, lng: at.lng };
+  const page = await signedIn(browser, 'user@portal.test');
+  await page.setViewportSize({ width: 1600, height: 1400 });
+  const surveys = await surveysAt(page, point);
+  const newest = surveys[0];
+  const before = surveys.find((s) => s.capturedOn < changedOn)!;
+  await openAtAddress(page, at);
+  await page.getByRole('switch', { name: 'Picture view' }).check();
+  return { page, point, newest, before, tools: page.getByTestId('picture-tools') };
+}
+
+/**
+ * Logs a SAVI request of the page's user at the house with its outline measured on a survey (the creation
+ * body's `measurements`, as /savi sends them); its id and GRiP reference.
+ */
+async function logMeasuredRequest(page: Page, house: ExtendedHouse, surveyId: number, policyNumber: string) {
+  const point = { lat: house.lat, lng: house.lng };
+  const reverse = await page.request.post('/api/avs/reverse', {
+    data: { lat: point.lat, lng: point.lng, searchOption: 'address' },
+  });
+  const { result } = await reverse.json();
+  const created = await page.request.put('/api/v1.0/request/', {
+    data: {
+      requestType: 'SAVI',
+      requestSubType: 'Replacement Value Estimate',
+      Searched_For: result.address.formatted_address,
+      Selected_Address: result.address.formatted_address,
+      coordinates: point,
+      selected: result.address,
+      parcel: result.parcel,
+      reference: { POLICY_NUMBER: policyNumber },
+      measurements: [
+        {
+          kind: 'area',
+          surveyId,
+          geometry: { type: 'Polygon', coordinates: house.footprint.coordinates },
+          label: 'Main house',
+        },
+      ],
+    },
+    headers: { 'Idempotency-Key': `imagery-${policyNumber}-${Date.now()}` },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return {
+    id: created.headers()['location'].match(/\/request\/([^/]+)\/any/)![1],
+    grip: created.headers()['x-grip-reference'],
+  };
+}
+
 /** "148.2 m² · perimeter 50.12 m" → 148.2; "7.90 m" → 7.9. */
 const figure = (text: string, unit: 'm²' | 'm') => {
   const match = new RegExp(`([\\d.]+) ${unit}(?!²)`).exec(text.replace(/\u00a0/g, ' '));
@@ -255,27 +313,7 @@ test('through the API: surveys at a property, the extension between two of them,
   expect(notHere.status()).toBe(404);
 
   // The requester logs the request with the house's outline measured on the newest survey.
-  const reverse = await user.request.post('/api/avs/reverse', {
-    data: { lat: point.lat, lng: point.lng, searchOption: 'address' },
-  });
-  const { result } = await reverse.json();
-  const outline = { type: 'Polygon', coordinates: house.footprint.coordinates };
-  const created = await user.request.put('/api/v1.0/request/', {
-    data: {
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      Searched_For: result.address.formatted_address,
-      Selected_Address: result.address.formatted_address,
-      coordinates: point,
-      selected: result.address,
-      parcel: result.parcel,
-      reference: { POLICY_NUMBER: 'KM210210' },
-      measurements: [{ kind: 'area', surveyId: newest.id, geometry: outline, label: 'Main house' }],
-    },
-    headers: { 'Idempotency-Key': `imagery-api-${Date.now()}` },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const id = created.headers()['location'].match(/\/request\/([^/]+)\/any/)![1];
+  const { id } = await logMeasuredRequest(user, house, newest.id, 'KM210210');
 
   const listed = await user.request.get(`/api/v1.0/request/${id}/measurements`);
   expect(listed.status(), await listed.text()).toBe(200);
@@ -329,18 +367,9 @@ test('/savi: step back through the surveys, trace the house on the ortho, read i
 }) => {
   test.setTimeout(180_000);
   const house = await extendedHouse(1);
-  const point = { lat: house.lat, lng: house.lng };
-  const page = await signedIn(browser, 'user@portal.test');
-  await page.setViewportSize({ width: 1600, height: 1400 });
-  const surveys = await surveysAt(page, point);
-  const newest = surveys[0];
-  const before = surveys.find((s) => s.capturedOn < house.extended_on)!;
-
-  await openAtAddress(page, house);
-  await page.getByRole('switch', { name: 'Picture view' }).check();
+  const { page, point, newest, before, tools } = await pictureViewAt(browser, house, house.extended_on);
 
   // The picture is dated; the timeline steps back to the survey before the extension, and forward again.
-  const tools = page.getByTestId('picture-tools');
   const viewer = page.getByTestId('imagery-viewer');
   await expect(viewer.getByText(`Captured ${longDate(newest.capturedOn)}`)).toBeVisible();
   const timeline = tools.getByRole('radiogroup');
@@ -407,16 +436,7 @@ test('/savi compare: the swipe shows two dates and outlines the building added b
 }) => {
   test.setTimeout(120_000);
   const added = await addedBuilding();
-  const point = { lat: added.lat, lng: added.lng };
-  const page = await signedIn(browser, 'user@portal.test');
-  await page.setViewportSize({ width: 1600, height: 1400 });
-  const surveys = await surveysAt(page, point);
-  const newest = surveys[0];
-  const before = surveys.find((s) => s.capturedOn < added.built_on)!;
-
-  await openAtAddress(page, added);
-  await page.getByRole('switch', { name: 'Picture view' }).check();
-  const tools = page.getByTestId('picture-tools');
+  const { page, point, newest, before, tools } = await pictureViewAt(browser, added, added.built_on);
   await tools.getByRole('tab', { name: 'Compare' }).click();
 
   const compare = page.getByTestId('imagery-compare');
@@ -468,34 +488,7 @@ test('report builder: the operator uses the measured area as a floor size and th
   const [newest] = await surveysAt(user, point);
 
   // The requester logs the request with the main house measured in /savi (the creation body's measurements).
-  const reverse = await user.request.post('/api/avs/reverse', {
-    data: { lat: point.lat, lng: point.lng, searchOption: 'address' },
-  });
-  const { result } = await reverse.json();
-  const created = await user.request.put('/api/v1.0/request/', {
-    data: {
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      Searched_For: result.address.formatted_address,
-      Selected_Address: result.address.formatted_address,
-      coordinates: point,
-      selected: result.address,
-      parcel: result.parcel,
-      reference: { POLICY_NUMBER: 'KM210230' },
-      measurements: [
-        {
-          kind: 'area',
-          surveyId: newest.id,
-          geometry: { type: 'Polygon', coordinates: house.footprint.coordinates },
-          label: 'Main house',
-        },
-      ],
-    },
-    headers: { 'Idempotency-Key': `imagery-rb-${Date.now()}` },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const grip = created.headers()['x-grip-reference'];
-  const id = created.headers()['location'].match(/\/request\/([^/]+)\/any/)![1];
+  const { id, grip } = await logMeasuredRequest(user, house, newest.id, 'KM210230');
   const [measured] = (await (await user.request.get(`/api/v1.0/request/${id}/measurements`)).json())
     .measurements;
 
