@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /** The one error shape every service answers with (4xx and 5xx alike). */
 export const ErrorAnswer = Type.Object(
@@ -39,6 +39,9 @@ export const HealthAnswer = Type.Object({
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type HealthAnswer = Static<typeof HealthAnswer>;
+
+/** `schema` or null. */
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 /** A schema of one of `values` (typed as their union, which Type.Union over a mapped list loses). */
 export function literalUnion<T extends string | number>(values: readonly T[]) {

@@ -12,6 +12,7 @@ export * from './requests';
 export * from './requestAdmin';
 export * from './iris';
 export * from './reportBuilder';
+export * from './reportBuilderImages';
 export * from './avsEditor';
 export * from './identityRoutes';
 export * from './locatorRoutes';

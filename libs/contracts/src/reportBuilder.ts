@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { literalUnion } from './common';
+import { Type, type Static } from '@sinclair/typebox';
+import { nullable } from './common';
 import { IsoDate, SurveyId } from './imagery';
 
 /**
@@ -10,8 +10,8 @@ import { IsoDate, SurveyId } from './imagery';
  * services-admin (ADMIN_API.rates); the invoice and zip calls under /reportbuilder/savi/ with
  * services/requests (REQUEST_ADMIN_API). Every path answers with and without its trailing slash.
  *
- * One file on purpose: the report is one document whose schemas nest (report → section → building → floor,
- * improvements, groups), and the client and the service read it as one contract.
+ * The report is one document whose schemas nest (report → section → building → floor, improvements,
+ * groups): they stay together here; the images and the PDF call are in reportBuilderImages.ts.
  */
 
 const seg = (value: string) => encodeURIComponent(value);
@@ -109,7 +109,6 @@ export const REPORT_LIMITS = {
 
 const Text = (maxLength: number = REPORT_LIMITS.name) => Type.String({ maxLength });
 /** Null first: the services' AJV coerces types, and tried after a string schema null would become ''. */
-const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 const Lat = Type.Number({ minimum: -90, maximum: 90 });
 const Lng = Type.Number({ minimum: -180, maximum: 180 });
 const Percent = Type.Number({ minimum: 0, maximum: 1000 });
@@ -218,7 +217,7 @@ export type ReportSectionsBody = Static<typeof ReportSectionsSchema>;
  * The optimistic-concurrency version the client read (0 before the report's first save). When sent, a
  * save of another version is a 409 carrying the report as it is now.
  */
-const Version = Type.Optional(Type.Integer({ minimum: 0 }));
+export const SeenVersion = Type.Optional(Type.Integer({ minimum: 0 }));
 
 /** Who last saved and when (null before the first save). */
 const Saved = {
@@ -250,7 +249,7 @@ export const SaveSectionsBody = Type.Object({
   ID: RequestIdString,
   sections: ReportSectionsSchema,
   comment: Type.Optional(Text(REPORT_LIMITS.text)),
-  version: Version,
+  version: SeenVersion,
 });
 export type SaveSectionsBody = Static<typeof SaveSectionsBody>;
 
@@ -305,7 +304,7 @@ export const SaveAddressBody = Type.Object({
     location: Text(500),
     suburbTownCity: Text(500),
   }),
-  version: Version,
+  version: SeenVersion,
 });
 export type SaveAddressBody = Static<typeof SaveAddressBody>;
 
@@ -318,7 +317,7 @@ export const CommentsBody = Type.Object({
   ID: Type.Optional(RequestIdString),
   userID: Type.Optional(Type.String({ maxLength: 64 })),
   comment: Text(REPORT_LIMITS.text),
-  version: Version,
+  version: SeenVersion,
 });
 export type CommentsBody = Static<typeof CommentsBody>;
 export const CommentsAnswer = Type.Object({
@@ -334,7 +333,7 @@ export const NoteBody = Type.Object({
   ID: Type.Optional(RequestIdString),
   userID: Type.Optional(Type.String({ maxLength: 64 })),
   note: Type.Union([Text(REPORT_LIMITS.text), NoteSchema]),
-  version: Version,
+  version: SeenVersion,
 });
 export type NoteBody = Static<typeof NoteBody>;
 export const NoteAnswer = Type.Object({
@@ -348,18 +347,18 @@ export type NoteAnswer = Static<typeof NoteAnswer>;
 export const ExtraFieldIncludedBody = Type.Object({
   requestID: RequestIdString,
   included: Type.Boolean(),
-  version: Version,
+  version: SeenVersion,
 });
 export const ExtraFieldDescriptionBody = Type.Object({
   requestID: RequestIdString,
   description: Text(),
-  version: Version,
+  version: SeenVersion,
 });
 /** The value as typed: blank → 0, commas stripped (spec 02 §4.4); anything else not a number is a 400. */
 export const ExtraFieldValueBody = Type.Object({
   requestID: RequestIdString,
   value: CapturedAmountSchema,
-  version: Version,
+  version: SeenVersion,
 });
 export type ExtraFieldIncludedBody = Static<typeof ExtraFieldIncludedBody>;
 export type ExtraFieldDescriptionBody = Static<typeof ExtraFieldDescriptionBody>;
@@ -487,82 +486,3 @@ export const DetailsConflictAnswer = Type.Object({
   requestId: Type.Optional(Type.String()),
   current: Type.Optional(ReportDetails),
 });
-
-// ---- the images and PDF part (next): bodies of spec 02 §7.1 ----
-
-/** Spec 02 §7.1 image types (the image screens of §2.1). */
-export const REPORT_IMAGE_TYPES = ['property', 'section', 'building', 'floor', 'improvement'] as const;
-export type ReportImageType = (typeof REPORT_IMAGE_TYPES)[number];
-
-export const ImageBody = Type.Object({
-  requestID: RequestIdString,
-  base64Data: Type.String({ maxLength: 16 * 1024 * 1024 }),
-  type: Type.String({ maxLength: 200 }),
-  /**
-   * Issue 21: the picture was captured from the portal's imagery of this survey (a JPEG or PNG as the
-   * locator serves it): the service keeps the survey's capture date with the image, and its crops.
-   */
-  surveyId: Type.Optional(SurveyId),
-});
-
-/** Issue 21: the survey an image was captured from (kept with the image and its crops). */
-export const ImageImagerySchema = Type.Object({ surveyId: Type.Integer(), capturedOn: IsoDate });
-export type ImageImagery = Static<typeof ImageImagerySchema>;
-
-/** GET image/info/…: whether the target's cropped image exists and where it was captured (null: not imagery). */
-export const ImageInfoAnswer = Type.Object({
-  exists: Type.Boolean(),
-  imagery: nullable(ImageImagerySchema),
-});
-export type ImageInfoAnswer = Static<typeof ImageInfoAnswer>;
-
-/**
- * POST footprints (issue 21): the buildings on the request's parcel at `surveyId` (SURVEY_API.buildings
- * `parcel=true`) the QS confirmed, by their building ids, added to section `sectionID` — each as a building
- * of max(1, round(height / 3)) floors of its footprint's area, marked as measured — in one save. The
- * service reads the footprints itself: an id not standing on the parcel at the survey's date is a 400.
- */
-export const ConfirmFootprintsBody = Type.Object({
-  requestID: RequestIdString,
-  sectionID: Type.String({ minLength: 1, maxLength: REPORT_LIMITS.id }),
-  surveyId: SurveyId,
-  buildingIds: Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
-    minItems: 1,
-    maxItems: REPORT_LIMITS.buildingsPerSection,
-  }),
-  version: Version,
-});
-export type ConfirmFootprintsBody = Static<typeof ConfirmFootprintsBody>;
-export const CropImageBody = Type.Object({
-  requestID: RequestIdString,
-  /** The source: a base image's or an upload's file name (or URL) of the request. */
-  image: Type.String({ maxLength: 500 }),
-  sectionID: Type.Optional(Type.String({ maxLength: REPORT_LIMITS.id })),
-  /**
-   * The target (as ImageBody.type: property, section/{n}, building/{n}/{m}, …); optional when `image` is
-   * the target's base image (or, with sectionID alone, the section).
-   */
-  type: Type.Optional(Type.String({ maxLength: 200 })),
-  x: Type.Number(),
-  y: Type.Number(),
-  width: Type.Number({ minimum: 1 }),
-  height: Type.Number({ minimum: 1 }),
-});
-export const CopyImageBody = Type.Object({
-  requestID: RequestIdString,
-  sectionID: Type.String({ maxLength: REPORT_LIMITS.id }),
-  buildingID: Type.Optional(Type.String({ maxLength: REPORT_LIMITS.id })),
-});
-export const RearrangeImagesBody = Type.Object({
-  requestID: RequestIdString,
-  sourceIndex: Type.Integer({ minimum: 0 }),
-  destinationIndex: Type.Integer({ minimum: 0 }),
-});
-export const ReportImageTypeSchema = literalUnion(REPORT_IMAGE_TYPES);
-export type ImageBody = Static<typeof ImageBody>;
-export type CropImageBody = Static<typeof CropImageBody>;
-export type CopyImageBody = Static<typeof CopyImageBody>;
-export type RearrangeImagesBody = Static<typeof RearrangeImagesBody>;
-/** GET report/{requestID}/savi/south africa/{group}/full: "success and url" (spec 02 §7.1). */
-export const GenerateReportAnswer = Type.Object({ success: Type.Boolean(), url: nullable(Type.String()) });
-export type GenerateReportAnswer = Static<typeof GenerateReportAnswer>;

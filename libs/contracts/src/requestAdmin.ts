@@ -1,4 +1,5 @@
-import { Type, type Static, type TOptional, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
+import { nullable } from './common';
 import { REQUEST_STATUSES } from './requests';
 
 /**
@@ -176,7 +177,6 @@ export const RequestPagerQuery = Type.Object({
 });
 export type RequestPagerQuery = Static<typeof RequestPagerQuery>;
 
-const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 const YesNo = Type.Union([Type.Literal('Yes'), Type.Literal('No')]);
 
 /** Spec 02 §3 "Request (grid row)", plus the server fields the screens read. */

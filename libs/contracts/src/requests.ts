@@ -1,6 +1,6 @@
-import { literalUnion } from './common';
+import { literalUnion, nullable } from './common';
 import { MAX_MEASUREMENTS_ON_CREATION, MeasurementInput } from './measurements';
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * Requests (spec 01 §3 "Request form", §7 "Request creation"; spec 02 §3; spec 03 §3, §7), served by
@@ -112,7 +112,6 @@ export type RequestMode = (typeof REQUEST_MODES)[number];
  * A schema or null, null tried first: the services' AJV coerces types, and tried after a string schema
  * null would become ''.
  */
-const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const RequestTypeSchema = literalUnion(REQUEST_TYPES);
 export const RequestSubTypeSchema = literalUnion(REQUEST_SUBTYPES);
