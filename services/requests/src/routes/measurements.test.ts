@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: every case of one route family (a request's measurements) against one throwaway
+// database and its two surveys; split, each part would repeat that set-up.
 import { randomUUID } from 'node:crypto';
 import {
   MAX_MEASUREMENT_VERTICES,
