@@ -128,6 +128,25 @@ export function moveBuilding(
   };
 }
 
+/** A new building: nothing chosen yet ('no' unit: priced by floor area, spec 03 §3's default quantity). */
+export const emptyBuilding = (name: string, marker: ReportMarker | null): ReportBuilding => ({
+  name,
+  marker,
+  improvements: [],
+  category: '',
+  type: '',
+  class: '',
+  constructionType: '',
+  rate: null,
+  unit: 'no',
+  numberOfUnits: null,
+  floors: [],
+  group: '',
+  slope: false,
+  slopePercentage: null,
+  comment: '',
+});
+
 /** An empty floor, as a floor row starts. */
 export const emptyFloor = (): ReportFloor => ({ size: null, doubleVolume: false, location: '' });
 

@@ -6,7 +6,7 @@
  * hand is flagged `edited` (the service sets the flag on every save, so no client can keep a measured mark
  * on a typed figure). The report builder's remote and its service (and the PDF) use these rules only.
  */
-import { emptyFloor } from './editing';
+import { emptyBuilding, emptyFloor } from './editing';
 import { type FloorMeasurement, type ReportBuilding, type ReportFloor, type ReportSections } from './types';
 
 /** The storey height a building's height is divided by to count its storeys (metres). */
@@ -204,24 +204,15 @@ export function buildingFromFootprint(
   };
   const storeys = storeysFromHeight(footprint.heightM);
   return {
-    name,
-    marker: footprint.centre
-      ? { lat: footprint.centre.lat, lng: footprint.centre.lng, number: markerNumber }
-      : null,
-    improvements: [],
-    category: '',
-    type: '',
-    class: '',
-    constructionType: '',
-    rate: null,
-    unit: 'no',
-    numberOfUnits: null,
+    ...emptyBuilding(
+      name,
+      footprint.centre
+        ? { lat: footprint.centre.lat, lng: footprint.centre.lng, number: markerNumber }
+        : null,
+    ),
     floors: Array.from({ length: storeys }, (_, i) =>
       measuredFloor({ ...emptyFloor(), location: i === 0 ? 'Ground' : `Floor ${i + 1}` }, source),
     ),
-    group: '',
-    slope: false,
-    slopePercentage: null,
     comment: `From the building footprint of the ${shortCaptureDate(survey.capturedOn)} survey.`,
   };
 }

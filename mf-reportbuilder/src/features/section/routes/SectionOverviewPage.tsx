@@ -20,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import { REQUEST_SUBTYPE } from '@portal/contracts';
 import {
   buildingNameError,
+  emptyBuilding,
   formatMoney,
   groupNameError,
   nextMarkerNumber,
@@ -35,7 +36,6 @@ import { TEXT } from '../../../texts';
 import { useRouteParams } from '../../../report/useRouteParams';
 import { MarkedImage } from '../../../components/MarkedImage';
 import { SaveBar } from '../../../components/SaveBar';
-import { emptyBuilding } from '../../../report/emptyItems';
 import { useReport, type SaveMessage } from '../../../report/useReport';
 import { useUnsavedChanges } from '../../../report/useUnsavedChanges';
 import { ImprovementsTable } from '../../../components/ImprovementsTable';
