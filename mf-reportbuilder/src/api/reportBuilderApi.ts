@@ -23,6 +23,15 @@ import { versionSeen } from '../state/versionSlice';
 const reportTag = (id: string) => ({ type: 'Report' as const, id });
 
 /**
+ * What a save of the report's sections (a save, or confirmed footprints) makes stale: the totals; on a 409
+ * the report changed meanwhile, so every cached part of it. Another failure changes nothing.
+ */
+const sectionsSavedTags = (requestID: string, error: { status: unknown } | undefined) =>
+  error && error.status !== 409
+    ? []
+    : [{ type: 'Report' as const, id: `${requestID}:totals` }, ...(error ? [reportTag(requestID)] : [])];
+
+/**
  * Keeps the version of every answer that carries one (one version covers the whole report). On a 409 the
  * report changed meanwhile: every cached part of it is fetched again.
  */
@@ -83,19 +92,8 @@ export const reportBuilderApi = baseApi.injectEndpoints({
     saveSections: build.mutation<SectionsAnswer, SaveSectionsArgs>({
       query: (body) => ({ url: REPORTBUILDER_API.saveSections, method: 'POST', body }),
       // A save changes the totals (and the version every part answers with); a 409 means it changed.
-      invalidatesTags: (_a, error, { ID }) =>
-        error && error.status !== 409
-          ? []
-          : [{ type: 'Report', id: `${ID}:totals` }, ...(error ? [reportTag(ID)] : [])],
-      async onQueryStarted(args, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(versionSeen({ requestID: args.ID, version: data.version }));
-          dispatch(reportBuilderApi.util.upsertQueryData('reportSections', args.ID, data));
-        } catch {
-          // Handled by the caller.
-        }
-      },
+      invalidatesTags: (_a, error, { ID }) => sectionsSavedTags(ID, error),
+      onQueryStarted: (args, api) => keepSavedSections(args.ID, api),
     }),
     /**
      * POST footprints (issue 21): the footprints the QS confirmed become buildings of a section, saved by
@@ -103,19 +101,8 @@ export const reportBuilderApi = baseApi.injectEndpoints({
      */
     confirmFootprints: build.mutation<SectionsAnswer, ConfirmFootprintsBody>({
       query: (body) => ({ url: REPORTBUILDER_API.confirmFootprints, method: 'POST', body }),
-      invalidatesTags: (_a, error, { requestID }) =>
-        error && error.status !== 409
-          ? []
-          : [{ type: 'Report', id: `${requestID}:totals` }, ...(error ? [reportTag(requestID)] : [])],
-      async onQueryStarted(args, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(versionSeen({ requestID: args.requestID, version: data.version }));
-          dispatch(reportBuilderApi.util.upsertQueryData('reportSections', args.requestID, data));
-        } catch {
-          // Handled by the caller.
-        }
-      },
+      invalidatesTags: (_a, error, { requestID }) => sectionsSavedTags(requestID, error),
+      onQueryStarted: (args, api) => keepSavedSections(args.requestID, api),
     }),
     reportDetails: build.query<ReportDetails, string>({
       query: (id) => REPORTBUILDER_API.details(id),
@@ -245,3 +232,20 @@ export const {
   useReportReadyQuery,
   useSubmitReportMutation,
 } = reportBuilderApi;
+
+/** A saved report's sections answer: its version is the one now seen, and it is the cached sections. */
+async function keepSavedSections(
+  requestID: string,
+  {
+    dispatch,
+    queryFulfilled,
+  }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: SectionsAnswer }> },
+) {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(versionSeen({ requestID, version: data.version }));
+    dispatch(reportBuilderApi.util.upsertQueryData('reportSections', requestID, data));
+  } catch {
+    // Handled by the caller.
+  }
+}
