@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import {
   CopyImageBody,
   CropImageBody,
@@ -51,6 +51,15 @@ import { imageryRecordFile, readImageryRecord, removeImageryRecord } from '../im
 import { surveyAtRequest } from '../surveys';
 
 const ERRORS = { ...REPORT_ERRORS, 413: ErrorAnswer } as const;
+
+/** An image target in a read's path: image/{exists,info}/{requestID}/{type}/{first}/{second}/{third}. */
+const ImageTargetParams = Type.Object({
+  requestID: Type.String({ maxLength: 64 }),
+  type: Type.String({ maxLength: 64 }),
+  first: Type.String({ maxLength: 64 }),
+  second: Type.String({ maxLength: 64 }),
+  third: Type.String({ maxLength: 64 }),
+});
 
 export const IMAGES_TEXT = {
   sendFile:
@@ -366,26 +375,27 @@ export async function imageRoutes(
 
   // ---------------------------------------------------------------------------------------------- exists
 
+  /** The request and image target a read names (exists, info): a 400 for a target that is no image's. */
+  const readableTarget = async (
+    { requestID, type, first, second, third }: Static<typeof ImageTargetParams>,
+    caller: Parameters<typeof checkImageRead>[2],
+  ) => {
+    const target = targetOf(type, first, second, third);
+    if (!target) throw badRequest(IMAGES_TEXT.badId);
+    return { id: await checkImageRead(ds, requestID, caller), target };
+  };
+
   app.get(
     REPORTBUILDER_ROUTES.imageExists,
     {
       onRequest,
       schema: {
-        params: Type.Object({
-          requestID: Type.String({ maxLength: 64 }),
-          type: Type.String({ maxLength: 64 }),
-          first: Type.String({ maxLength: 64 }),
-          second: Type.String({ maxLength: 64 }),
-          third: Type.String({ maxLength: 64 }),
-        }),
+        params: ImageTargetParams,
         response: { 200: Type.Boolean(), ...ERRORS },
       },
     },
     async (request) => {
-      const { requestID, type, first, second, third } = request.params;
-      const target = targetOf(type, first, second, third);
-      if (!target) throw badRequest(IMAGES_TEXT.badId);
-      const id = await checkImageRead(ds, requestID, request.caller);
+      const { id, target } = await readableTarget(request.params, request.caller);
       return storage.exists(imageKey(id, imageFileName(target, 'cropped')));
     },
   );
@@ -396,21 +406,12 @@ export async function imageRoutes(
     {
       onRequest,
       schema: {
-        params: Type.Object({
-          requestID: Type.String({ maxLength: 64 }),
-          type: Type.String({ maxLength: 64 }),
-          first: Type.String({ maxLength: 64 }),
-          second: Type.String({ maxLength: 64 }),
-          third: Type.String({ maxLength: 64 }),
-        }),
+        params: ImageTargetParams,
         response: { 200: ImageInfoAnswer, ...ERRORS },
       },
     },
     async (request) => {
-      const { requestID, type, first, second, third } = request.params;
-      const target = targetOf(type, first, second, third);
-      if (!target) throw badRequest(IMAGES_TEXT.badId);
-      const id = await checkImageRead(ds, requestID, request.caller);
+      const { id, target } = await readableTarget(request.params, request.caller);
       const exists = await storage.exists(imageKey(id, imageFileName(target, 'cropped')));
       return { exists, imagery: exists ? await readImageryRecord(storage, id, target, 'cropped') : null };
     },
