@@ -8,6 +8,8 @@ export const ROLE = {
   ratesEditor: 'ratesEditor',
   saviOperator: 'saviOperator',
   saviQC: 'saviQC',
+  /** The admin of their own group (the group's `admin`): its API keys, webhooks and usage (issue 22). */
+  groupAdmin: 'groupAdmin',
 } as const;
 export type Role = (typeof ROLE)[keyof typeof ROLE];
 

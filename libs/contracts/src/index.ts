@@ -20,3 +20,4 @@ export * from './irisRoutes';
 export * from './reportBuilderRoutes';
 export * from './avsEditorRoutes';
 export * from './gatewayRoutes';
+export * from './apiKeys';

@@ -20,7 +20,15 @@ import type { ServiceIdentifier } from '@portal/contracts';
  */
 
 /** Who may enter: anyone, any signed-in user, or a user holding one of the roles (ROLE in contracts). */
-export type AccessRole = 'anonymous' | 'authenticated' | 'admin' | 'saviOperator' | 'saviQC' | 'ratesEditor';
+export type AccessRole =
+  | 'anonymous'
+  | 'authenticated'
+  | 'admin'
+  | 'saviOperator'
+  | 'saviQC'
+  | 'ratesEditor'
+  /** The admin of their own group (identity.groups.admin_user_id): its keys, webhooks and usage. */
+  | 'groupAdmin';
 
 /** The HTTP services whose routes the table gates (config/services.json names). */
 export const ROUTE_ACCESS_APPS = [
@@ -52,6 +60,19 @@ export interface RouteAccessEntry {
   finer?: string;
   /** The words of the gate's 403 (ROUTE_REFUSALS), where the service has its own; otherwise the default. */
   refusal?: string;
+  /**
+   * Whether an API key may call the route (issue 22), and with what: the service the key must hold
+   * ('request': the request's type decides, checked by the service against the caller's services, which
+   * are the key's) and the scope ('write' for anything that creates or changes). Without it, a key gets
+   * 403 (accounts, administration, the address editor, the screens' own settings).
+   */
+  key?: KeyAccess;
+}
+
+/** What an API key needs to call a route. */
+export interface KeyAccess {
+  service: ServiceIdentifier | 'request';
+  scope: 'read' | 'write';
 }
 
 /**
@@ -77,8 +98,11 @@ const CONSOLE = ['admin', 'saviOperator'] as const satisfies readonly AccessRole
 const STAFF = ['admin', 'saviOperator', 'saviQC'] as const satisfies readonly AccessRole[];
 /** The address editor (ADDRESS_EDITOR_ROLES). */
 const EDITOR = ['admin', 'saviOperator'] as const satisfies readonly AccessRole[];
+/** A group's integration (API keys, webhooks, usage): administrators, and the group's own admin. */
+const GROUP_INTEGRATION = ['admin', 'groupAdmin'] as const satisfies readonly AccessRole[];
+const OWN_GROUP: Extra = { rowLevel: true, finer: "a group's admin: their own group only" };
 
-type Extra = Pick<RouteAccessEntry, 'prefix' | 'service' | 'rowLevel' | 'finer' | 'refusal'>;
+type Extra = Pick<RouteAccessEntry, 'prefix' | 'service' | 'rowLevel' | 'finer' | 'refusal' | 'key'>;
 const ROW: Extra = { rowLevel: true };
 const R = ROUTE_REFUSALS;
 const CONSOLE_CALL: Extra = { refusal: R.requestConsole };
@@ -86,6 +110,15 @@ const STAFF_CALL: Extra = { rowLevel: true, refusal: R.requestStaff };
 const REPORT_EDIT: Extra = { rowLevel: true, refusal: R.reportEditing };
 const ADDRESS_EDIT: Extra = { refusal: R.addressEditor };
 const ADDRESS_EDIT_ROW: Extra = { rowLevel: true, refusal: R.addressEditor };
+/** Open to API keys holding the service, reading (K) or writing (KW). */
+const K = (service: KeyAccess['service'], extra: Extra = {}): Extra => ({
+  ...extra,
+  key: { service, scope: 'read' },
+});
+const KW = (service: KeyAccess['service'], extra: Extra = {}): Extra => ({
+  ...extra,
+  key: { service, scope: 'write' },
+});
 
 /** Internal paths every service answers on its own port (never through the gateway). */
 export const INTERNAL_ROUTES = ['/health', '/ready', '/metrics'] as const;
@@ -136,6 +169,11 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['PUT', '/api/v1.0/groups', ADMIN],
     ['POST', '/api/v1.0/group/:id', ADMIN],
     ['DELETE', '/api/v1.0/group/:id', ADMIN],
+    // API keys (issue 22).
+    ['POST', '/api/v1.0/group/:id/api-keys', GROUP_INTEGRATION, OWN_GROUP],
+    ['GET', '/api/v1.0/group/:id/api-keys', GROUP_INTEGRATION, OWN_GROUP],
+    ['DELETE', '/api/v1.0/api-keys/:keyId', GROUP_INTEGRATION, OWN_GROUP],
+    ['PUT', '/api/v1.0/group/:id/api-rate-limit', ADMIN],
     // The report builder's staff read every group's rates; a rates editor reads and edits their own group's.
     [
       'GET',
@@ -149,132 +187,147 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
   ]),
   ...routes('locator', [
     // The address service also needs the session's e-mail (a 401 without one).
-    ['POST', '/api/avs/geocode', SIGNED_IN],
-    ['POST', '/api/avs/search', SIGNED_IN],
-    ['POST', '/api/avs/searchPostal', SIGNED_IN],
-    ['POST', '/api/avs/reverse', SIGNED_IN],
-    ['POST', '/api/avs/geojson', SIGNED_IN],
-    ['POST', '/api/avs/validate', SIGNED_IN],
-    ['POST', '/api/avs/validate/batch', SIGNED_IN],
-    ['GET', '/api/v1.0/tiles/satellite/:z/:x/:y.jpg', SIGNED_IN],
-    ['GET', '/api/v1.0/tiles/:layer/:z/:x/:y.mvt', SIGNED_IN],
-    ['GET', '/api/idanCoverage', SIGNED_IN],
-    ['GET', '/api/idanImageUrl', SIGNED_IN],
-    ['GET', '/api/idanSmallImageUrl', SIGNED_IN],
-    ['GET', '/api/imagery/images/*', SIGNED_IN],
+    ['POST', '/api/avs/geocode', SIGNED_IN, K('avs')],
+    ['POST', '/api/avs/search', SIGNED_IN, K('avs')],
+    ['POST', '/api/avs/searchPostal', SIGNED_IN, K('avs')],
+    ['POST', '/api/avs/reverse', SIGNED_IN, K('avs')],
+    ['POST', '/api/avs/geojson', SIGNED_IN, K('avs')],
+    ['POST', '/api/avs/validate', SIGNED_IN, K('avs')],
+    ['POST', '/api/avs/validate/batch', SIGNED_IN, K('avs')],
+    ['GET', '/api/v1.0/tiles/satellite/:z/:x/:y.jpg', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/v1.0/tiles/:layer/:z/:x/:y.mvt', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/idanCoverage', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/idanImageUrl', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/idanSmallImageUrl', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/imagery/images/*', SIGNED_IN, K('spatialkey')],
     // Dated imagery (issue 21).
-    ['GET', '/api/imagery/surveys', SIGNED_IN],
-    ['GET', '/api/imagery/changes', SIGNED_IN],
-    ['GET', '/api/imagery/buildings', SIGNED_IN],
+    ['GET', '/api/imagery/surveys', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/imagery/changes', SIGNED_IN, K('spatialkey')],
+    ['GET', '/api/imagery/buildings', SIGNED_IN, K('spatialkey')],
     // The oblique viewer's proxy (every method, its own paths below).
     ['*', '/api/pictometry/proxy', SIGNED_IN, { prefix: true }],
   ]),
   ...routes('requests', [
     // The request type's service: SAVI savi, AVS avs, IRIS iris, Can't Locate savi or avs.
-    ['PUT', '/api/v1.0/request/', SIGNED_IN, { service: ['savi', 'avs', 'iris'] }],
-    ['GET', '/api/v1.0/request/:id/any', SIGNED_IN, ROW],
+    ['PUT', '/api/v1.0/request/', SIGNED_IN, KW('request', { service: ['savi', 'avs', 'iris'] })],
+    ['GET', '/api/v1.0/request/:id/any', SIGNED_IN, K('request', ROW)],
     // Own requests; staff everyone's.
-    ['GET', '/api/v1.0/request/map', SIGNED_IN],
-    ['GET', '/api/v1.0/request/pager', SIGNED_IN],
-    ['GET', '/api/v1.0/request/status_counts', SIGNED_IN],
-    ['GET', '/api/v1.0/request/settings', SIGNED_IN],
-    ['GET', '/api/v1.0/requests', CONSOLE, CONSOLE_CALL],
-    ['GET', '/api/v1.0/request/:id/history', SIGNED_IN, ROW],
+    ['GET', '/api/v1.0/request/map', SIGNED_IN, K('request')],
+    ['GET', '/api/v1.0/request/pager', SIGNED_IN, K('request')],
+    ['GET', '/api/v1.0/request/status_counts', SIGNED_IN, K('request')],
+    ['GET', '/api/v1.0/request/settings', SIGNED_IN, K('request')],
+    ['GET', '/api/v1.0/requests', CONSOLE, K('request', CONSOLE_CALL)],
+    ['GET', '/api/v1.0/request/:id/history', SIGNED_IN, K('request', ROW)],
     // Measurements (issue 21): the requester and staff read, staff write.
-    ['GET', '/api/v1.0/request/:id/measurements', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/request/:id/measurements', STAFF, STAFF_CALL],
-    ['DELETE', '/api/v1.0/request/:id/measurements/:measurementId', STAFF, STAFF_CALL],
-    ['GET', '/api/v1.0/request/:id/references', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/request/near/:id/:radius', SIGNED_IN, ROW],
+    ['GET', '/api/v1.0/request/:id/measurements', SIGNED_IN, K('request', ROW)],
+    ['POST', '/api/v1.0/request/:id/measurements', STAFF, KW('savi', STAFF_CALL)],
+    ['DELETE', '/api/v1.0/request/:id/measurements/:measurementId', STAFF, KW('savi', STAFF_CALL)],
+    ['GET', '/api/v1.0/request/:id/references', SIGNED_IN, K('request', ROW)],
+    ['GET', '/api/v1.0/request/near/:id/:radius', SIGNED_IN, K('request', ROW)],
     [
       'POST',
       '/api/v1.0/request/update_status',
       STAFF,
-      { rowLevel: true, finer: 'the status change allowed', refusal: R.requestStaff },
+      KW('savi', { rowLevel: true, finer: 'the status change allowed', refusal: R.requestStaff }),
     ],
-    ['POST', '/api/v1.0/request/submit', STAFF, STAFF_CALL],
-    ['POST', '/api/v1.0/request/query', STAFF, STAFF_CALL],
-    ['POST', '/api/v1.0/request/dispute', SIGNED_IN, ROW],
+    ['POST', '/api/v1.0/request/submit', STAFF, KW('savi', STAFF_CALL)],
+    ['POST', '/api/v1.0/request/query', STAFF, KW('savi', STAFF_CALL)],
+    ['POST', '/api/v1.0/request/dispute', SIGNED_IN, KW('request', ROW)],
     [
       'POST',
       '/api/v1.0/request/update_qc_checklist',
       CONSOLE,
-      { finer: 'QC approval: saviQC', refusal: R.requestConsole },
+      KW('savi', { finer: 'QC approval: saviQC', refusal: R.requestConsole }),
     ],
-    ['POST', '/api/v1.0/request/update_qs_checklist', STAFF, STAFF_CALL],
-    ['POST', '/api/v1.0/request/priority', CONSOLE, CONSOLE_CALL],
-    ['POST', '/api/v1.0/request/property-type', CONSOLE, CONSOLE_CALL],
-    ['POST', '/api/v1.0/request/number-of-buildings', CONSOLE, CONSOLE_CALL],
-    ['POST', '/api/v1.0/request/unit-price', CONSOLE, CONSOLE_CALL],
-    ['POST', '/api/v1.0/request/references', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/request/prioritise_all', ADMIN, { refusal: R.prioritiseAll }],
-    ['POST', '/api/v1.0/request/all_to_delivered', CONSOLE, CONSOLE_CALL],
-    ['POST', '/api/v1.0/request/update_all_fees', CONSOLE, CONSOLE_CALL],
-    ['POST', '/api/v1.0/reportbuilder/savi/markInvoiced', CONSOLE, CONSOLE_CALL],
+    ['POST', '/api/v1.0/request/update_qs_checklist', STAFF, KW('savi', STAFF_CALL)],
+    ['POST', '/api/v1.0/request/priority', CONSOLE, KW('savi', CONSOLE_CALL)],
+    ['POST', '/api/v1.0/request/property-type', CONSOLE, KW('savi', CONSOLE_CALL)],
+    ['POST', '/api/v1.0/request/number-of-buildings', CONSOLE, KW('savi', CONSOLE_CALL)],
+    ['POST', '/api/v1.0/request/unit-price', CONSOLE, KW('savi', CONSOLE_CALL)],
+    ['POST', '/api/v1.0/request/references', SIGNED_IN, KW('request', ROW)],
+    ['POST', '/api/v1.0/request/prioritise_all', ADMIN, KW('savi', { refusal: R.prioritiseAll })],
+    ['POST', '/api/v1.0/request/all_to_delivered', CONSOLE, KW('savi', CONSOLE_CALL)],
+    ['POST', '/api/v1.0/request/update_all_fees', CONSOLE, KW('savi', CONSOLE_CALL)],
+    ['POST', '/api/v1.0/reportbuilder/savi/markInvoiced', CONSOLE, KW('savi', CONSOLE_CALL)],
     // The user's own saved views.
     ['GET', '/api/v1.0/request/views', SIGNED_IN],
     ['POST', '/api/v1.0/request/views', SIGNED_IN],
     ['DELETE', '/api/v1.0/request/views/:id', SIGNED_IN],
-    ['POST', '/api/v1.0/request/savi/export_to_excel', CONSOLE, { refusal: R.exports }],
-    ['POST', '/api/v1.0/reportbuilder/savi/createzip', CONSOLE, { refusal: R.exports }],
+    ['POST', '/api/v1.0/request/savi/export_to_excel', CONSOLE, KW('savi', { refusal: R.exports })],
+    ['POST', '/api/v1.0/reportbuilder/savi/createzip', CONSOLE, KW('savi', { refusal: R.exports })],
     // The job's owner, or an admin.
-    ['GET', '/api/v1.0/request/jobs/:id', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/request/savi/download_xlsx/:id', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/savi/downloadzip/:id', SIGNED_IN, ROW],
+    ['GET', '/api/v1.0/request/jobs/:id', SIGNED_IN, K('request', ROW)],
+    ['GET', '/api/v1.0/request/savi/download_xlsx/:id', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/savi/downloadzip/:id', SIGNED_IN, K('savi', ROW)],
   ]),
   ...routes('reportbuilder', [
     // Reading: the request's owner and staff. Writing: staff, while the request is editable.
-    ['GET', '/api/v1.0/reportbuilder/sections/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/section', STAFF, REPORT_EDIT],
-    ['GET', '/api/v1.0/reportbuilder/requestComments', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/requestComments/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestComments', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/requestComments/:requestID', STAFF, REPORT_EDIT],
-    ['GET', '/api/v1.0/reportbuilder/requestNote', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/requestNote/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestNote', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/requestNote/:requestID', STAFF, REPORT_EDIT],
-    ['GET', '/api/v1.0/reportbuilder/requestDetails/:requestID', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/requestReportAddressDetails/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/requestDetails/address', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/requestExtraField/included', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/requestExtraField/description', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/requestExtraField/value', STAFF, REPORT_EDIT],
-    ['GET', '/api/v1.0/reportbuilder/totals/:requestID', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/versions/:requestID', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/reportbuilder/footprints', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/image', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/upload', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/image/crop', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/image/copy', STAFF, REPORT_EDIT],
-    ['POST', '/api/v1.0/reportbuilder/image/rearrange', STAFF, REPORT_EDIT],
-    ['GET', '/api/v1.0/reportbuilder/image/thumbnails/:requestID', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/image/:requestID/:type/:first/:second/:third', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/image/info/:requestID/:type/:first/:second/:third', SIGNED_IN, ROW],
-    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID', STAFF, REPORT_EDIT],
-    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID/:buildingID', STAFF, REPORT_EDIT],
-    ['GET', '/reportbuilder/assets/uploads/:requestID/:fileName', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/report/:requestID/savi/:country/:group/full', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/report/:requestID/pdf/ready', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/reportbuilder/savi/:requestID/download', SIGNED_IN, ROW],
+    ['GET', '/api/v1.0/reportbuilder/sections/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['POST', '/api/v1.0/reportbuilder/section', STAFF, KW('savi', REPORT_EDIT)],
+    ['GET', '/api/v1.0/reportbuilder/requestComments', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/requestComments/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['POST', '/api/v1.0/reportbuilder/requestComments', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/requestComments/:requestID', STAFF, KW('savi', REPORT_EDIT)],
+    ['GET', '/api/v1.0/reportbuilder/requestNote', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/requestNote/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['POST', '/api/v1.0/reportbuilder/requestNote', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/requestNote/:requestID', STAFF, KW('savi', REPORT_EDIT)],
+    ['GET', '/api/v1.0/reportbuilder/requestDetails/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/requestReportAddressDetails/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['POST', '/api/v1.0/reportbuilder/requestDetails/address', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/requestExtraField/included', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/requestExtraField/description', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/requestExtraField/value', STAFF, KW('savi', REPORT_EDIT)],
+    ['GET', '/api/v1.0/reportbuilder/totals/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/versions/:requestID', SIGNED_IN, K('savi', ROW)],
+    ['POST', '/api/v1.0/reportbuilder/footprints', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/image', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/upload', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/image/crop', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/image/copy', STAFF, KW('savi', REPORT_EDIT)],
+    ['POST', '/api/v1.0/reportbuilder/image/rearrange', STAFF, KW('savi', REPORT_EDIT)],
+    ['GET', '/api/v1.0/reportbuilder/image/thumbnails/:requestID', SIGNED_IN, K('savi', ROW)],
+    [
+      'GET',
+      '/api/v1.0/reportbuilder/image/:requestID/:type/:first/:second/:third',
+      SIGNED_IN,
+      K('savi', ROW),
+    ],
+    [
+      'GET',
+      '/api/v1.0/reportbuilder/image/info/:requestID/:type/:first/:second/:third',
+      SIGNED_IN,
+      K('savi', ROW),
+    ],
+    ['DELETE', '/api/v1.0/reportbuilder/image/:requestID/:sectionID', STAFF, KW('savi', REPORT_EDIT)],
+    [
+      'DELETE',
+      '/api/v1.0/reportbuilder/image/:requestID/:sectionID/:buildingID',
+      STAFF,
+      KW('savi', REPORT_EDIT),
+    ],
+    ['GET', '/reportbuilder/assets/uploads/:requestID/:fileName', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/report/:requestID/savi/:country/:group/full', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/report/:requestID/pdf/ready', SIGNED_IN, K('savi', ROW)],
+    ['GET', '/api/v1.0/reportbuilder/savi/:requestID/download', SIGNED_IN, K('savi', ROW)],
   ]),
   ...routes('iris', [
-    ['GET', '/api/v1.0/iris/settings', SIGNED_IN],
+    ['GET', '/api/v1.0/iris/settings', SIGNED_IN, K('iris')],
     // The iris service, and a request given must be the caller's (or the caller staff).
-    ['PUT', '/api/v1.0/iris', SIGNED_IN, { service: ['iris'], rowLevel: true }],
+    ['PUT', '/api/v1.0/iris', SIGNED_IN, KW('iris', { service: ['iris'], rowLevel: true })],
     // A report: its owner and staff.
-    ['GET', '/api/v1.0/iris/:reportId', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/pdf/canGenerate', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/:requestId/pdf/generate', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/pdf/ready', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/pdf/regenerate', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/pdf/cancel', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/iris/:reportId/pdf/cancel', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/pdf/download', SIGNED_IN, ROW],
-    ['GET', '/api/v1.0/iris/:reportId/imagery/clean', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/iris/:reportId/imagery/clean', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/iris/:reportId/imagery/highres/:status', SIGNED_IN, ROW],
-    ['POST', '/api/v1.0/iris/:reportId/aerial/:viewId', SIGNED_IN, ROW],
+    ['GET', '/api/v1.0/iris/:reportId', SIGNED_IN, K('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/pdf/canGenerate', SIGNED_IN, K('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/:requestId/pdf/generate', SIGNED_IN, KW('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/pdf/ready', SIGNED_IN, K('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/pdf/regenerate', SIGNED_IN, KW('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/pdf/cancel', SIGNED_IN, KW('iris', ROW)],
+    ['POST', '/api/v1.0/iris/:reportId/pdf/cancel', SIGNED_IN, KW('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/pdf/download', SIGNED_IN, K('iris', ROW)],
+    ['GET', '/api/v1.0/iris/:reportId/imagery/clean', SIGNED_IN, K('iris', ROW)],
+    ['POST', '/api/v1.0/iris/:reportId/imagery/clean', SIGNED_IN, KW('iris', ROW)],
+    ['POST', '/api/v1.0/iris/:reportId/imagery/highres/:status', SIGNED_IN, KW('iris', ROW)],
+    ['POST', '/api/v1.0/iris/:reportId/aerial/:viewId', SIGNED_IN, KW('iris', ROW)],
     // The queue dashboard (Bull Board's own routes): administrators.
     ['*', '/admin/queues', ADMIN, { prefix: true, refusal: R.queueDashboard }],
   ]),

@@ -14,6 +14,7 @@ import { ReportImages1764510000000 } from './1764510000000-ReportImages';
 import { AvsEditor1764600000000 } from './1764600000000-AvsEditor';
 import { ImagerySurveys1764700000000 } from './1764700000000-ImagerySurveys';
 import { IrisAerialSurvey1764736000000 } from './1764736000000-IrisAerialSurvey';
+import { ApiKeys1764800000000 } from './1764800000000-ApiKeys';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AvsEditor1764600000000,
   ImagerySurveys1764700000000,
   IrisAerialSurvey1764736000000,
+  ApiKeys1764800000000,
 ];
