@@ -15,6 +15,7 @@ import { AvsEditor1764600000000 } from './1764600000000-AvsEditor';
 import { ImagerySurveys1764700000000 } from './1764700000000-ImagerySurveys';
 import { IrisAerialSurvey1764736000000 } from './1764736000000-IrisAerialSurvey';
 import { ApiKeys1764800000000 } from './1764800000000-ApiKeys';
+import { UsageMetering1764810000000 } from './1764810000000-UsageMetering';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ImagerySurveys1764700000000,
   IrisAerialSurvey1764736000000,
   ApiKeys1764800000000,
+  UsageMetering1764810000000,
 ];
