@@ -21,3 +21,4 @@ export * from './reportBuilderRoutes';
 export * from './avsEditorRoutes';
 export * from './gatewayRoutes';
 export * from './apiKeys';
+export * from './webhooks';

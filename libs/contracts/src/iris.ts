@@ -292,5 +292,8 @@ export const PORTAL_QUEUES = {
   requestConsole: 'request-console',
   irisPdf: 'iris-pdf',
   reportbuilderPdf: 'reportbuilder-pdf',
+  /** Webhooks (issue 22): an event's fan-out to its endpoints (and the outbox sweeper), and each delivery. */
+  webhookDispatch: 'webhook-dispatch',
+  webhookDelivery: 'webhook-delivery',
 } as const;
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

@@ -30,6 +30,13 @@ export {
   pgErrorCode,
   SqlParameters,
   standingOnSql,
+  announceWebhookDelivery,
+  announceWebhookEvent,
+  recordRequestEvents,
+  WEBHOOK_DELIVERIES_CHANNEL,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS_CHANNEL,
+  type WebhookEventType,
   type KeptList,
   type KeptListsOptions,
 } from './sql';

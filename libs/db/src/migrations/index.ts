@@ -16,6 +16,7 @@ import { ImagerySurveys1764700000000 } from './1764700000000-ImagerySurveys';
 import { IrisAerialSurvey1764736000000 } from './1764736000000-IrisAerialSurvey';
 import { ApiKeys1764800000000 } from './1764800000000-ApiKeys';
 import { UsageMetering1764810000000 } from './1764810000000-UsageMetering';
+import { Webhooks1764820000000 } from './1764820000000-Webhooks';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   IrisAerialSurvey1764736000000,
   ApiKeys1764800000000,
   UsageMetering1764810000000,
+  Webhooks1764820000000,
 ];

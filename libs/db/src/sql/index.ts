@@ -2,3 +2,13 @@ export { PG_ERROR, pgErrorCode } from './errors';
 export { containsPattern, escapeLike, SqlParameters } from './parameters';
 export { joinedUuidSlice, KeptLists, type KeptList, type KeptListsOptions } from './kept-lists';
 export { footprintOnSql, standingOnSql } from './building-life';
+export {
+  announceWebhookDelivery,
+  announceWebhookEvent,
+  recordRequestEvents,
+  WEBHOOK_DELIVERIES_CHANNEL,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS_CHANNEL,
+  type SqlRunner,
+  type WebhookEventType,
+} from './webhook-events';
