@@ -22,3 +22,4 @@ export * from './avsEditorRoutes';
 export * from './gatewayRoutes';
 export * from './apiKeys';
 export * from './webhooks';
+export * from './usage';
