@@ -27,18 +27,25 @@ export const HEADER_MENU: MenuItem[] = [
 /** Menus served by GET /admin/menu/{name}. */
 export const MENUS: Record<string, MenuItem[]> = { header: HEADER_MENU };
 
-/** Roles derived from a user's flags; every active user carries 'authenticated'. */
+/**
+ * Roles derived from a user's flags; every active user carries 'authenticated'. `groupAdmin` is not a flag
+ * of the user's row but a fact of their group's (identity.groups.admin_user_id is the user, the group
+ * active): whoever reads the row says whether it holds (identity's session and users/me, server-kit's
+ * callerHooks, services-admin's guards), and leaving it out means "no".
+ */
 export function rolesOf(flags: {
   isAdmin: boolean;
   ratesEditor: boolean;
   saviOperator: boolean;
   saviQC: boolean;
+  groupAdmin?: boolean;
 }): string[] {
   const roles = ['authenticated'];
   if (flags.isAdmin) roles.push('admin');
   if (flags.ratesEditor) roles.push('ratesEditor');
   if (flags.saviOperator) roles.push('saviOperator');
   if (flags.saviQC) roles.push('saviQC');
+  if (flags.groupAdmin) roles.push('groupAdmin');
   return roles;
 }
 
@@ -53,6 +60,8 @@ export interface ClaimsSubject {
   saviQC: boolean;
   groupId: string | null;
   claimsUser: boolean;
+  /** The admin of their own active group (role 'groupAdmin'); absent: not. */
+  groupAdmin?: boolean;
 }
 
 /** The claims identity signs into a user's session (and the tests sign for a user): roles from the flags. */

@@ -4,6 +4,7 @@ import { ROLE } from '@portal/contracts';
 import { rolesOf } from '@portal/domain';
 import type { UserEntity } from '@portal/db';
 import { forbidden, sessionVerifiedByGate, unauthorized } from '@portal/server-kit';
+import { isUuid } from './store/lookups';
 
 /** The user making the call, as the database has it now (not as the session token remembers it). */
 export interface Actor {
@@ -34,7 +35,10 @@ type GuardRow = Pick<
   | 'ratesEditor'
   | 'saviOperator'
   | 'saviQC'
->;
+> & {
+  /** The user is their active group's admin (role 'groupAdmin'). */
+  groupAdmin: boolean;
+};
 
 export type Guard = (...roles: string[]) => onRequestAsyncHookHandler[];
 
@@ -58,8 +62,10 @@ export function guards(app: FastifyInstance, ds: DataSource): Guard {
       const [user]: GuardRow[] = await ds.query(
         `SELECT id, name, email, group_id AS "groupId", active, tokens_valid_after AS "tokensValidAfter",
                 is_admin AS "isAdmin", rates_editor AS "ratesEditor", savi_operator AS "saviOperator",
-                savi_qc AS "saviQC"
-         FROM identity.users WHERE id = $1`,
+                savi_qc AS "saviQC",
+                EXISTS (SELECT 1 FROM identity.groups g
+                        WHERE g.id = u.group_id AND g.admin_user_id = u.id AND g.active) AS "groupAdmin"
+         FROM identity.users u WHERE id = $1`,
         [request.user.sub],
       );
       if (!user || !user.active) throw unauthorized();
@@ -91,3 +97,31 @@ export function assertMayEditRatesOf(actor: Actor, groupId: string): void {
   if (actor.roles.includes(ROLE.admin)) return;
   if (actor.groupId !== groupId) throw forbidden('You may only edit the rates of your own group.');
 }
+
+/**
+ * "An administrator, or the admin of this group": who may manage a group's integration — its API keys,
+ * webhooks and usage (issue 22; the route table's GROUP_INTEGRATION entries, whose finer check this is).
+ * The one place for it: services-admin's api-keys (routes/apiKeys.ts), webhooks and usage routes call it
+ * after `guard(ROLE.admin, ROLE.groupAdmin)`. The session's role may be stale, so the group's row is read
+ * now: the user must be its `admin_user_id`, be in it, and the group be active. 403 otherwise (the same
+ * answer whether or not the group exists, so a group admin learns nothing of other groups).
+ */
+export async function assertAdminOfGroup(
+  ds: Pick<DataSource, 'query'>,
+  actor: Actor,
+  groupId: string,
+): Promise<void> {
+  if (actor.roles.includes(ROLE.admin)) return;
+  if (actor.groupId === groupId && isUuid(groupId)) {
+    const [row]: { admin: boolean }[] = await ds.query(
+      `SELECT (admin_user_id = $2 AND active) AS admin FROM identity.groups WHERE id = $1`,
+      [groupId, actor.id],
+    );
+    if (row?.admin) return;
+  }
+  throw forbidden(GROUP_ADMIN_TEXT.ownGroupOnly);
+}
+
+export const GROUP_ADMIN_TEXT = {
+  ownGroupOnly: "Only an administrator, or the group's own admin, may manage this group's integration.",
+} as const;

@@ -68,7 +68,7 @@ export function toSessionUser(
     saviOperator: user.saviOperator,
     saviQC: user.saviQC,
     claimsUser: user.claimsUser,
-    roles: rolesOf(user),
+    roles: rolesOf({ ...user, groupAdmin: isGroupAdmin({ ...user, group }) }),
     services: services.map((s) => s.identifier),
     groupDoubleVolumePercent: group?.doubleVolumePercent ?? 0,
     groupIncludeProfessionalFee: group?.includeProfessionalFee ?? false,
@@ -77,8 +77,16 @@ export function toSessionUser(
   };
 }
 
+/**
+ * Whether the user is the admin of their own group (role 'groupAdmin'): read from the group loaded with
+ * the user (login, users/me); a user read without it (just registered) has no group anyway.
+ */
+export const isGroupAdmin = (user: Pick<UserEntity, 'id' | 'group'>): boolean =>
+  !!user.group && user.group.active && user.group.adminUserId === user.id;
+
 /** The claims of `user`'s session (libs/domain's `sessionClaimsOf`, which the tests' sessions use too). */
-export const claimsOf = (user: UserEntity): SessionClaims => sessionClaimsOf(user);
+export const claimsOf = (user: UserEntity): SessionClaims =>
+  sessionClaimsOf({ ...user, groupAdmin: isGroupAdmin(user) });
 
 /**
  * The current user for a verified session, read fresh from the database so role and group changes show

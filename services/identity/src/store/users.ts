@@ -4,8 +4,19 @@ import { AuditRecordEntity, UserEntity } from '@portal/db';
 // The identity service's reads and writes of users and of the audit log (accounts.ts: their services and
 // the session's user; resetTokens.ts: the password reset tokens).
 
+/**
+ * The person with that e-mail, with their group (whether they are its admin goes into the session). An
+ * API key's own account row (kind 'apiKey', issue 22) is never one: it cannot log in (it answers as a wrong
+ * password would) nor be sent a reset link.
+ */
 export const userByEmail = (ds: DataSource, email: string) =>
-  ds.getRepository(UserEntity).findOneBy({ email });
+  ds
+    .getRepository(UserEntity)
+    .createQueryBuilder('u')
+    .leftJoinAndSelect('u.group', 'g')
+    .where('u.email = :email', { email })
+    .andWhere(`u.kind = 'person'`)
+    .getOne();
 
 export const userById = (ds: DataSource, id: string) => ds.getRepository(UserEntity).findOneBy({ id });
 
