@@ -16,6 +16,7 @@ import { installJsonBodyParser } from './json-body';
 import { installMetrics, registerMetricsRoute, startMetricsServer } from './metrics';
 import { isDraining } from './shutdown';
 import { routeGate } from './route-access';
+import { installOpenapi } from './openapi';
 
 /** A Fastify instance whose routes take their types from TypeBox schemas. Route modules accept this. */
 export type TypedFastify = FastifyInstance<
@@ -117,6 +118,11 @@ export interface ServiceAppOptions {
    * not know stops the app from starting. Unset (tests' throwaway apps, the gateway), nothing is gated.
    */
   routeAccess?: string;
+  /**
+   * The service's OpenAPI document (openapi.ts: @fastify/swagger over the routes' schemas, GET /openapi.json
+   * on its port): on for every service gated by the route table, off otherwise unless asked for.
+   */
+  openapi?: boolean;
 }
 
 /**
@@ -172,6 +178,9 @@ export function createServiceApp(
     await drainBody(request.raw);
   });
   app.register(cookie);
+  // Before any route of the service, so the document sees every one.
+  if (options.openapi ?? options.routeAccess !== undefined)
+    installOpenapi(app, { service: options.routeAccess, title: `Property portal: ${config.serviceName}` });
   // The role gate's hook comes right after the cookie parser's: before any other hook reads the request.
   if (gate) app.register(gate.plugin);
   installErrorHandling(app);

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { Redis } from 'ioredis';
 import { SESSION_COOKIE, type SessionClaims } from '@portal/contracts';
 import { forbidden, unauthorized, unavailableStore } from './errors';
+import { bearerApiKey, countKeyCall, lookupApiKey, type ApiKeyAuth, type ApiKeyReader } from './api-keys';
 
 /** Claims as signed: SessionClaims plus the issue time in ms, so revocation is exact within a second. */
 export interface SignedClaims extends SessionClaims {
@@ -18,6 +19,10 @@ declare module '@fastify/jwt' {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key the call was made with (issue 22), once sessionOf has read it; null for a session. */
+    apiKey: ApiKeyAuth | null;
+  }
   interface FastifyInstance {
     /** preHandler: 401 unless the request carries a valid, unrevoked session. */
     authenticate: preHandlerAsyncHookHandler;
@@ -33,6 +38,11 @@ declare module 'fastify' {
      * sessionOf checks them (signature, expiry, revocation); null when not valid.
      */
     verifySessionToken: (token: string) => Promise<SignedClaims | null>;
+    /**
+     * Counts a call made with an API key against its limit per minute (RateLimit headers; a 429 past it).
+     * The route gate calls it for every call a key makes.
+     */
+    limitApiKeyCall: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Signs a session token into the cookie (identity only: needs the private key). */
     issueSession: (reply: FastifyReply, claims: SessionClaims) => Promise<string>;
     clearSession: (reply: FastifyReply) => void;
@@ -46,6 +56,13 @@ export interface AuthOptions {
   redis: Redis;
   cookieSecure: boolean;
   sessionTtlSeconds: number;
+  /**
+   * Where API keys are read (the service's database): with it, `Authorization: Bearer ppk_…` is a session
+   * too, of the key's own account; without it a key is never valid here.
+   */
+  apiKeys?: ApiKeyReader;
+  /** The portal's Redis prefix (BaseConfig.redisPrefix): the keys' cache. */
+  redisPrefix?: string;
 }
 
 const revokedKey = (userId: string) => `session:revoked-before:${userId}`;
@@ -81,7 +98,42 @@ export const authPlugin = fp(
       },
     });
 
+    app.decorateRequest('apiKey', null);
+    const apiKeyReader = opts.apiKeys;
+    /** A call's key, read once however often its session is asked for (the gate, then a handler). */
+    const keyLookups = new WeakMap<FastifyRequest, Promise<SignedClaims | null>>();
+    const keySessionOf = (request: FastifyRequest, token: string): Promise<SignedClaims | null> => {
+      let lookup = keyLookups.get(request);
+      if (!lookup) {
+        lookup = (async () => {
+          if (!apiKeyReader) return null;
+          const key = await lookupApiKey(token, {
+            redis: opts.redis,
+            reader: apiKeyReader,
+            redisPrefix: opts.redisPrefix ?? 'portal',
+          });
+          if (!key) return null;
+          request.apiKey = key;
+          // The key's calls are logged under it, as a user's are under their session.
+          request.log = request.log.child({ apiKey: key.prefix });
+          return {
+            sub: key.userId,
+            email: key.email,
+            name: `API key: ${key.name}`,
+            roles: ['authenticated', ...key.roles],
+            groupId: key.groupId,
+            claimsUser: false,
+            ims: Date.now(),
+          };
+        })();
+        keyLookups.set(request, lookup);
+      }
+      return lookup;
+    };
+
     const sessionOf = async (request: FastifyRequest): Promise<SignedClaims | null> => {
+      const key = bearerApiKey(request.headers.authorization);
+      if (key !== undefined) return keySessionOf(request, key);
       if (!request.cookies?.[SESSION_COOKIE] && !request.headers.authorization) return null;
       try {
         return await request.jwtVerify<SignedClaims>();
@@ -110,6 +162,9 @@ export const authPlugin = fp(
     };
 
     app.decorate('sessionOf', sessionOf);
+    app.decorate('limitApiKeyCall', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.apiKey) await countKeyCall(opts.redis, opts.redisPrefix ?? 'portal', request.apiKey, reply);
+    });
     app.decorate('verifySessionToken', verifySessionToken);
     app.decorate('authenticate', authenticate);
     app.decorate('requireRoles', (...roles: string[]): preHandlerAsyncHookHandler => {

@@ -52,6 +52,8 @@ interface CallerRow {
   group_name: string | null;
   group_code: string | null;
   group_active: boolean | null;
+  /** The user is their active group's admin (role 'groupAdmin'). */
+  group_admin: boolean;
   references: unknown[] | null;
   claims_references: unknown[] | null;
   services: ServiceIdentifier[];
@@ -79,7 +81,7 @@ export function callerHooks(
         `SELECT u.id, u.name, u.email, u.active, u.tokens_valid_after, u.is_admin, u.rates_editor,
                 u.savi_operator, u.savi_qc, u.claims_user, u.group_id,
                 g.name AS group_name, g.code AS group_code, g.active AS group_active, g."references",
-                g.claims_references,
+                g.claims_references, COALESCE(g.active AND g.admin_user_id = u.id, false) AS group_admin,
                 ARRAY(SELECT s.identifier FROM identity.services s
                       WHERE s.active
                         AND (s.id IN (SELECT us.service_id FROM identity.user_services us WHERE us.user_id = u.id)
@@ -96,12 +98,16 @@ export function callerHooks(
         id: row.id,
         name: row.name,
         email: row.email,
-        roles: rolesOf({
-          isAdmin: row.is_admin,
-          ratesEditor: row.rates_editor,
-          saviOperator: row.savi_operator,
-          saviQC: row.savi_qc,
-        }),
+        // A key acts with the staff roles given to it, and with the services both it and its group hold.
+        roles: request.apiKey
+          ? ['authenticated', ...request.apiKey.roles]
+          : rolesOf({
+              isAdmin: row.is_admin,
+              ratesEditor: row.rates_editor,
+              saviOperator: row.savi_operator,
+              saviQC: row.savi_qc,
+              groupAdmin: row.group_admin,
+            }),
         claimsUser: row.claims_user,
         group: row.group_id
           ? {
@@ -113,7 +119,9 @@ export function callerHooks(
               claimsReferences: row.group_active ? (row.claims_references ?? []) : [],
             }
           : null,
-        services: row.services,
+        services: request.apiKey
+          ? row.services.filter((service) => request.apiKey?.services.includes(service))
+          : row.services,
       };
     },
   ];

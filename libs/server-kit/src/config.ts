@@ -10,6 +10,11 @@ export interface BaseConfig {
   logLevel: string;
   databaseUrl: string;
   redisUrl: string;
+  /**
+   * What the portal's Redis keys, queues and channels start with (`PORTAL_REDIS_PREFIX`, default 'portal'):
+   * two portals sharing one Redis never hear each other's events or take each other's jobs.
+   */
+  redisPrefix: string;
   /** The portal's public URL (links in mails, CORS-free same-origin deployment). */
   publicUrl: string;
   /** Folder for runtime files (keys, mail drops, storage) — `var/` in the workspace by default. */
@@ -42,6 +47,17 @@ export function intFromEnv(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+/** PORTAL_REDIS_PREFIX: letters, digits, '-', '_' and '.' (it becomes part of every Redis key). */
+export function redisPrefixFromEnv(env: Env): string {
+  const raw = env.PORTAL_REDIS_PREFIX?.trim();
+  if (!raw) return 'portal';
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw))
+    throw new Error(
+      `Setting PORTAL_REDIS_PREFIX may hold letters, digits, '.', '_' and '-' only, got '${raw}'`,
+    );
+  return raw;
+}
+
 /** Typed base configuration from the environment, with local defaults that work on a developer machine. */
 export function loadBaseConfig(serviceName: string, defaultPort: number, env: Env = process.env): BaseConfig {
   const root = findWorkspaceRoot();
@@ -59,6 +75,7 @@ export function loadBaseConfig(serviceName: string, defaultPort: number, env: En
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisPrefix: redisPrefixFromEnv(env),
     publicUrl: (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/$/, ''),
     varDir,
     jwtPublicKeyFile: env.JWT_PUBLIC_KEY_FILE ?? join(varDir, 'keys', 'jwt-public.pem'),

@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, RouteOptions } from 'fastify';
 import { expectedRefusal, isRouteAccessApp, routeAccess, type RouteAccessEntry } from '@portal/domain';
+import { API_KEY_TEXTS } from '@portal/contracts';
 import { forbidden, unauthorized } from './errors';
+import { bearerApiKey } from './api-keys';
 import type {} from './auth';
 
 /**
@@ -52,15 +54,27 @@ export function routeGate(service: string): RouteGate {
 
   const plugin: FastifyPluginAsync = fp(
     async (app: FastifyInstance) => {
-      app.addHook('onRequest', async function routeGateHook(request: FastifyRequest) {
+      app.addHook('onRequest', async function routeGateHook(request: FastifyRequest, reply) {
         const url = request.routeOptions.url;
         if (url === undefined) return;
         const entry = guarded.get(`${request.method} ${url}`);
         if (!entry) return;
         const claims = await app.sessionOf(request);
-        if (!claims) throw unauthorized();
+        if (!claims)
+          throw unauthorized(
+            bearerApiKey(request.headers.authorization) === undefined ? undefined : API_KEY_TEXTS.invalid,
+          );
         request.user = claims;
         verifiedByGate.add(request);
+        if (request.apiKey) {
+          // What a key may call is the table's `key` (issue 22): a route without one is closed to keys.
+          if (!entry.key) throw forbidden(API_KEY_TEXTS.notForKeys);
+          const { service, scope } = entry.key;
+          if (service !== 'request' && !request.apiKey.services.includes(service))
+            throw forbidden(API_KEY_TEXTS.wrongService(service));
+          if (scope === 'write' && request.apiKey.scope !== 'write') throw forbidden(API_KEY_TEXTS.readOnly);
+          await app.limitApiKeyCall(request, reply);
+        }
         if (expectedRefusal(entry, claims.roles) === 403) throw forbidden(entry.refusal);
       });
       app.addHook('onReady', async () => {

@@ -13,7 +13,7 @@ import type { Redis } from './redis';
  */
 export async function createSessionServiceApp(
   config: BaseConfig,
-  deps: { ds: { query(sql: string): Promise<unknown> }; redis: Redis },
+  deps: { ds: { query(sql: string, params?: unknown[]): Promise<unknown> }; redis: Redis },
   overrides: FastifyServerOptions = {},
   options: ServiceAppOptions = {},
 ) {
@@ -23,6 +23,8 @@ export async function createSessionServiceApp(
     redis: deps.redis,
     cookieSecure: config.cookieSecure,
     sessionTtlSeconds: config.sessionTtlSeconds,
+    apiKeys: deps.ds,
+    redisPrefix: config.redisPrefix,
   });
   registerHealth(app, config.serviceName, {
     db: () => deps.ds.query('SELECT 1'),

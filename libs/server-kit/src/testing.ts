@@ -1,4 +1,4 @@
-import { sessionClaimsOf, type ClaimsSubject } from '@portal/domain';
+import { INTERNAL_ROUTES, sessionClaimsOf, type ClaimsSubject } from '@portal/domain';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -50,8 +50,8 @@ export const signTestSessionFor = (privateKeyFile: string, user: SessionUser, tt
 /** The Cookie header carrying a session token. */
 export const sessionCookieHeader = (token: string) => `${SESSION_COOKIE}=${token}`;
 
-/** Paths a service answers on its own port only, never through the gateway. */
-const INTERNAL_PATHS = new Set(['/health', '/ready', '/metrics']);
+/** Paths a service answers on its own port only, never through the gateway (the route table's list). */
+const INTERNAL_PATHS = new Set<string>(INTERNAL_ROUTES);
 
 /**
  * A concrete path for a route pattern: every parameter and wildcard becomes `1`, so the router finds the

@@ -45,6 +45,8 @@ export async function buildApp(config: IdentityConfig, deps: IdentityDeps) {
     redis: deps.redis,
     cookieSecure: config.cookieSecure,
     sessionTtlSeconds: config.sessionTtlSeconds,
+    apiKeys: deps.ds,
+    redisPrefix: config.redisPrefix,
   });
   await app.register(rateLimitPlugin, { redis: deps.redis });
   registerHealth(app, 'identity', { db: () => deps.ds.query('SELECT 1'), redis: () => deps.redis.ping() });

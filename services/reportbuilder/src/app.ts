@@ -34,6 +34,8 @@ export async function buildApp(config: ReportBuilderConfig, deps: ReportBuilderD
     redis: deps.redis,
     cookieSecure: config.cookieSecure,
     sessionTtlSeconds: config.sessionTtlSeconds,
+    apiKeys: deps.ds,
+    redisPrefix: config.redisPrefix,
   });
   registerHealth(app, 'reportbuilder', {
     db: () => deps.ds.query('SELECT 1'),

@@ -3,6 +3,13 @@ export { containsPattern, escapeLike, SqlParameters } from './parameters';
 export { joinedUuidSlice, KeptLists, type KeptList, type KeptListsOptions } from './kept-lists';
 export { footprintOnSql, standingOnSql } from './building-life';
 export {
+  API_KEY_ACCOUNT_PASSWORD,
+  apiKeyAccountEmail,
+  insertApiKeyRows,
+  type ApiKeyRowsInput,
+  type ApiKeySqlRunner,
+} from './api-keys';
+export {
   announceWebhookDelivery,
   announceWebhookEvent,
   recordRequestEvents,
