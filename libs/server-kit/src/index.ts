@@ -21,4 +21,3 @@ export * from './route-access';
 export * from './openapi';
 export * from './mailer';
 export * from './webhook-target';
-export * from './metering';
