@@ -1,5 +1,6 @@
 import { join, isAbsolute } from 'node:path';
 import { findWorkspaceRoot } from './workspace';
+import { DEFAULT_METERING, type MeteringSettings } from './metering';
 
 /** Settings every service shares; each service extends it with its own. */
 export interface BaseConfig {
@@ -30,6 +31,8 @@ export interface BaseConfig {
    * internal for a service behind the gateway (the gateway routes no /metrics).
    */
   metricsPort?: number;
+  /** Usage metering (metering.ts): USAGE_METERING (on/off), USAGE_FLUSH_MS, USAGE_HEARTBEAT_SECONDS. */
+  metering?: MeteringSettings;
 }
 
 type Env = Record<string, string | undefined>;
@@ -83,5 +86,11 @@ export function loadBaseConfig(serviceName: string, defaultPort: number, env: En
     cookieSecure: bool(env.COOKIE_SECURE, nodeEnv === 'production'),
     sessionTtlSeconds: intFromEnv(env, 'SESSION_TTL_SECONDS', 8 * 3600),
     ...(env.METRICS_PORT ? { metricsPort: intFromEnv(env, 'METRICS_PORT', 0) } : {}),
+    metering: {
+      enabled: bool(env.USAGE_METERING, DEFAULT_METERING.enabled),
+      flushMs: intFromEnv(env, 'USAGE_FLUSH_MS', DEFAULT_METERING.flushMs),
+      heartbeatSeconds: intFromEnv(env, 'USAGE_HEARTBEAT_SECONDS', DEFAULT_METERING.heartbeatSeconds),
+      journalTimeoutMs: intFromEnv(env, 'USAGE_JOURNAL_TIMEOUT_MS', DEFAULT_METERING.journalTimeoutMs),
+    },
   };
 }

@@ -21,3 +21,4 @@ export * from './route-access';
 export * from './openapi';
 export * from './mailer';
 export * from './webhook-target';
+export * from './metering';

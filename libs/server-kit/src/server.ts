@@ -47,6 +47,8 @@ export function startService<
     // Pool usage (in use, idle, waiting) beside the request durations on /metrics.
     observeDatabasePool(app.metrics, ds);
     app.addHook('onClose', async () => {
+      // Hooks close in reverse order: the meter's last flush (metering.ts) needs the pool still open.
+      if (app.hasDecorator('usageMeter')) await app.usageMeter?.close();
       await ds.destroy();
       await redis.quit();
     });

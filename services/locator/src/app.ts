@@ -1,4 +1,10 @@
-import { createSessionServiceApp, createStorage, typed, type ServiceDeps } from '@portal/server-kit';
+import {
+  createSessionServiceApp,
+  createStorage,
+  installMetering,
+  typed,
+  type ServiceDeps,
+} from '@portal/server-kit';
 import type { LocatorConfig } from './config';
 import type { LocatorContext } from './context';
 import { createImageryProvider } from './imagery/provider';
@@ -15,6 +21,8 @@ export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {
   // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
   // gated by the route table (libs/domain/src/routeAccess.ts).
   const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
+  // Look-ups, validations, parcel tiles and pictures are counted per group (docs/architecture.md).
+  await installMetering(app, config, deps);
   const imageryStorage = createStorage({ driver: 'local', dir: config.imageryStorageDir });
   const ctx: LocatorContext = {
     config,

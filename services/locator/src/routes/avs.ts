@@ -62,7 +62,9 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
     { onRequest: guard, schema: { body: GeocodeInput, response: { 200: SearchAnswer, ...ERRORS } } },
     async (request) => {
       const text = readSearchText(request.body.address);
-      return { success: true, result: await geocode(db, text, searchOptions(request.body.options)) };
+      const result = await geocode(db, text, searchOptions(request.body.options));
+      app.meter(request, 'geocode');
+      return { success: true, result };
     },
   );
 
@@ -72,7 +74,9 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
     async (request) => {
       const text = readSearchText(request.body.query);
       const flags = effectiveFlags(request.body.searchOptions);
-      return { success: true, result: await search(db, text, flags, searchOptions(request.body.options)) };
+      const result = await search(db, text, flags, searchOptions(request.body.options));
+      app.meter(request, 'search');
+      return { success: true, result };
     },
   );
 
@@ -82,7 +86,9 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
     async (request) => {
       const text = readSearchText(request.body.query);
       const options = searchOptions(request.body.options);
-      return { success: true, result: rank(await searchPostalCodes(db, text, options), options.limit) };
+      const result = rank(await searchPostalCodes(db, text, options), options.limit);
+      app.meter(request, 'search');
+      return { success: true, result };
     },
   );
 
@@ -97,6 +103,7 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
         searchOption: searchOption?.trim().toLowerCase(),
         includeIds: !!options?.includeIds,
       });
+      app.meter(request, 'reverse');
       return { success: true, result };
     },
   );

@@ -60,6 +60,7 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
         await assertInSouthAfrica(ctx.ds, { lat, lng });
         const image = await provider.imageUrl({ lat, lng }, orientation as Orientation, size, survey);
         if (!image) return { success: false, url: null, capturedOn: null, surveyId: null, camera: null };
+        app.meter(request, 'imagery_picture');
         return {
           success: true,
           url: image.url,

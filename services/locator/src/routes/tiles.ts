@@ -1,5 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { LOCATOR_ROUTES, SurveyId, TILE_LAYERS, type TileLayer } from '@portal/contracts';
+import {
+  LOCATOR_ROUTES,
+  METERED_PARCEL_TILE_MIN_ZOOM,
+  SurveyId,
+  TILE_LAYERS,
+  type TileLayer,
+} from '@portal/contracts';
 import { badRequest, notFound, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
 import { SATELLITE_MAX_ZOOM, SATELLITE_MIN_ZOOM, SatelliteTiles } from '../imagery/satellite';
@@ -105,6 +111,9 @@ export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promis
       const etag = tileEtag(bytes);
       reply.header('etag', etag);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      // Metered: parcel tiles with data at the zooms where parcels are the product (an empty tile and a
+      // browser's revalidation are not).
+      if (layer === 'parcels' && tile.z >= METERED_PARCEL_TILE_MIN_ZOOM) app.meter(request, 'parcel_tile');
       return reply.type(MVT_CONTENT_TYPE).send(bytes);
     },
   );

@@ -36,7 +36,11 @@ export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Pr
   app.post(
     LOCATOR_ROUTES.validate,
     { onRequest: guard, schema: { body: ValidateInput, response: { 200: ValidateAnswer, ...ERRORS } } },
-    async (request) => ({ success: true, result: await validateAddress(ctx.ds, request.body.address) }),
+    async (request) => {
+      const result = await validateAddress(ctx.ds, request.body.address);
+      app.meter(request, 'validation');
+      return { success: true, result };
+    },
   );
 
   app.post(
@@ -49,7 +53,9 @@ export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Pr
       const { addresses } = request.body;
       if (!addresses.length) throw badRequest(VALIDATION_TEXT.noAddresses);
       if (addresses.length > VALIDATION_BATCH_MAX) throw badRequest(VALIDATION_TEXT.tooManyAddresses);
-      return { success: true, results: await validateBatch(ctx.ds, addresses) };
+      const results = await validateBatch(ctx.ds, addresses);
+      app.meter(request, 'validation_row', results.length);
+      return { success: true, results };
     },
   );
 }
