@@ -9,6 +9,10 @@ export const GATEWAY_ROUTES = {
   remotesManifest: '/remotes.json',
   /** The bundles of the remotes the gateway hosts. */
   remoteBundle: '/remotes/:name/*',
+  /** The portal's OpenAPI document: every service's merged (services/gateway/src/api-docs.ts). */
+  openapi: '/api/openapi.json',
+  /** The interactive API reference over it (its page at /api/docs/, its script below it). */
+  docs: '/api/docs',
   /** The shell's files, and its index.html for every page load. */
   shell: '/*',
 } as const;

@@ -120,8 +120,12 @@ const KW = (service: KeyAccess['service'], extra: Extra = {}): Extra => ({
   key: { service, scope: 'write' },
 });
 
-/** Internal paths every service answers on its own port (never through the gateway). */
-export const INTERNAL_ROUTES = ['/health', '/ready', '/metrics'] as const;
+/**
+ * Internal paths every service answers on its own port (never through the gateway). /openapi.json is the
+ * service's OpenAPI document (server-kit's openapi.ts): the gateway publishes the merged one at
+ * /api/openapi.json instead.
+ */
+export const INTERNAL_ROUTES = ['/health', '/ready', '/metrics', '/openapi.json'] as const;
 
 const routes = (
   app: RouteAccessApp,

@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import { createServiceApp } from '@portal/server-kit';
+import { registerApiDocs } from './api-docs';
 import type { GatewayConfig } from './config';
 import { registerHealth } from './health';
 import proxy from './proxy';
@@ -28,6 +29,9 @@ export function buildApp(config: GatewayConfig, deps: GatewayDeps = {}) {
     routerOptions: { ignoreTrailingSlash: false },
   });
 
+  // The API's document and reference (/api/openapi.json, /api/docs): before compression, whose hook would
+  // otherwise turn the reference's page into a stream before its CSP hook reads it.
+  registerApiDocs(app, { routes, serviceUrls: config.serviceUrls, cacheMs: config.openapiCacheMs });
   // Registered first so their hooks cover every route below, proxied answers included.
   app.register(helmet, helmetOptions(config.cspExtraOrigins));
   app.register(compress, { global: true, encodings: ['br', 'gzip'] });

@@ -44,6 +44,8 @@ export interface GatewayConfig extends BaseConfig {
   trustProxy: boolean;
   /** Extra origins for images and fetches, e.g. an outside tile or imagery server. */
   cspExtraOrigins: string[];
+  /** How long the merged API document (/api/openapi.json) is served before the services are asked again. */
+  openapiCacheMs: number;
 }
 
 const fromRoot = (root: string, path: string) => (isAbsolute(path) ? path : join(root, path));
@@ -77,5 +79,6 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     upstreamIdleMs: intFromEnv(env, 'GATEWAY_UPSTREAM_IDLE_MS', 2_000),
     trustProxy: ['1', 'true', 'yes', 'on'].includes((env.GATEWAY_TRUST_PROXY ?? '').toLowerCase()),
     cspExtraOrigins: (env.GATEWAY_CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
+    openapiCacheMs: intFromEnv(env, 'GATEWAY_OPENAPI_CACHE_MS', 30_000),
   };
 }
