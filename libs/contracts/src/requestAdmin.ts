@@ -95,8 +95,8 @@ export const REALTIME_EVENTS = {
   updateRequest: 'update_request',
   updateRequests: 'update_requests',
 } as const;
-/** Redis channel on which services/requests announces changed requests (the socket layer relays them). */
-export const REQUEST_UPDATED_CHANNEL = 'portal:request-updated';
+/** Redis channel on which the services announce changed requests (the socket layer relays them), under the portal's prefix. */
+export const requestUpdatedChannel = (redisPrefix: string) => `${redisPrefix}:request-updated`;
 /** update_request carries the changed row; update_requests the ids of a bulk change (grids refetch). */
 export interface RequestUpdatedEvent {
   ids: string[];

@@ -41,8 +41,11 @@ export const REQUEST_HEADERS = {
   idempotencyKey: 'idempotency-key',
 } as const;
 
-/** Redis pub/sub channel on which services/requests announces each new request (after its commit). */
-export const REQUEST_CREATED_CHANNEL = 'portal:request-created';
+/**
+ * Redis pub/sub channel on which services/requests announces each new request (after its commit), under
+ * the portal's prefix (BaseConfig.redisPrefix): two portals sharing a Redis never hear each other.
+ */
+export const requestCreatedChannel = (redisPrefix: string) => `${redisPrefix}:request-created`;
 
 /** Spec 03 §3: IRIS, SAVI or AVS. */
 export const REQUEST_TYPES = ['SAVI', 'AVS', 'IRIS'] as const;
@@ -349,7 +352,7 @@ export const RequestMapAnswer = Type.Object({
 });
 export type RequestMapAnswer = Static<typeof RequestMapAnswer>;
 
-/** The payload published on REQUEST_CREATED_CHANNEL (JSON). */
+/** The payload published on requestCreatedChannel (JSON). */
 export interface RequestCreatedEvent {
   id: string;
   gripReference: string;

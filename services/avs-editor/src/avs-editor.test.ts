@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 import {
   AVS_API,
   AVS_EDITOR_API,
-  REQUEST_UPDATED_CHANNEL,
+  requestUpdatedChannel,
   SESSION_COOKIE,
   type AddressEditAnswer,
   type AvsEditorSettings,
@@ -841,7 +841,7 @@ describe("can't-locate requests", () => {
     );
     const subscriber = createRedis(redisUrl, 'avs-editor-test-events');
     const heard: string[] = [];
-    await subscriber.subscribe(REQUEST_UPDATED_CHANNEL);
+    await subscriber.subscribe(requestUpdatedChannel('portal'));
     subscriber.on('message', (_channel, message) => heard.push(message));
 
     const held = await call(QC, 'POST', AVS_EDITOR_API.resolveCantLocate(first), {

@@ -22,9 +22,9 @@ export function loadIrisConfig(env: Record<string, string | undefined> = process
   return {
     ...base,
     storageDir: env.STORAGE_DIR?.trim() || join(base.varDir, 'storage'),
-    queuePrefix: env.IRIS_QUEUE_PREFIX?.trim() || 'portal',
-    requestQueuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || 'portal',
-    reportbuilderQueuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || 'portal',
+    queuePrefix: env.IRIS_QUEUE_PREFIX?.trim() || base.redisPrefix,
+    requestQueuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || base.redisPrefix,
+    reportbuilderQueuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || base.redisPrefix,
     supportEmail: env.IRIS_SUPPORT_EMAIL?.trim() || IRIS_SUPPORT_EMAIL_DEFAULT,
     // The worker's settings (IRIS_PDF_*, IRIS_BROWSER_*, CHROMIUM_PATH).
     ...loadPdfWorkerSettings('IRIS', env),

@@ -90,7 +90,9 @@ const pdfWorkers = new PdfTestWorkers(() => ({
   prefix,
   db: appDatabase,
   storage: storage(),
-  renderers: { [IRIS_PDF_KIND]: irisPdfRenderer({ ds: appDatabase, storage: storage(), redis }) },
+  renderers: {
+    [IRIS_PDF_KIND]: irisPdfRenderer({ ds: appDatabase, storage: storage(), redis, redisPrefix: 'portal' }),
+  },
   lockDurationMs: 3000,
   stalledIntervalMs: 500,
 }));

@@ -1,10 +1,11 @@
 import type { DataSource } from 'typeorm';
 import {
-  REQUEST_UPDATED_CHANNEL,
+  requestUpdatedChannel,
   type HighResStatus,
   type IrisReportData,
   type RequestUpdatedEvent,
 } from '@portal/contracts';
+import { recordRequestEvents } from '@portal/db';
 import { readPdfJob, pdfJobId, type PdfJobRow } from '@portal/pdf-jobs';
 import type { Redis } from '@portal/server-kit';
 import { IRIS_PDF_KIND } from './reports';
@@ -182,7 +183,11 @@ export async function readAerialSurvey(
  * request list turns into the IRiS download) and the report id, and — the first time — moves to Finalised
  * with the date, recorded in its history, in one transaction; then the grids hear of it.
  */
-export async function finaliseRequest(ds: DataSource, redis: Redis | null, job: PdfJobRow): Promise<void> {
+export async function finaliseRequest(
+  ds: DataSource,
+  bus: { redis: Redis; redisPrefix: string } | null,
+  job: PdfJobRow,
+): Promise<void> {
   const changed = await ds.transaction(async (em) => {
     const [request] = (await em.query(
       `SELECT id, status, user_id FROM requests.requests
@@ -204,9 +209,14 @@ export async function finaliseRequest(ds: DataSource, redis: Redis | null, job: 
          VALUES ($1, NULL, 'IRiS', 'status', $2, 'Finalised', $3)`,
         [request.id, request.status, `Risk report PDF ready (version ${job.version}).`],
       );
+    // Webhook events with the change (the outbox): the PDF, and the status when it moved.
+    if (finalising) await recordRequestEvents(em, 'request.status_changed', [request.id]);
+    await recordRequestEvents(em, 'report.ready', [request.id]);
     return request;
   });
-  if (!changed || !redis) return;
+  if (!changed || !bus) return;
   const event: RequestUpdatedEvent = { ids: [changed.id], userIds: [changed.user_id] };
-  await redis.publish(REQUEST_UPDATED_CHANNEL, JSON.stringify(event)).catch(() => undefined);
+  await bus.redis
+    .publish(requestUpdatedChannel(bus.redisPrefix), JSON.stringify(event))
+    .catch(() => undefined);
 }

@@ -36,7 +36,7 @@ export function loadReportBuilderConfig(
   return {
     ...base,
     vatPercentage: Number.isFinite(vat) && vat >= 0 && vat <= 100 ? vat : DEFAULT_VAT_PERCENTAGE,
-    queuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || 'portal',
+    queuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || base.redisPrefix,
     storageDir: env.STORAGE_DIR?.trim() || join(base.varDir, 'storage'),
     pdfWaitMs: Math.min(60_000, Math.max(0, intFromEnv(env, 'REPORTBUILDER_PDF_WAIT_MS', 10_000))),
     // The worker's settings (REPORTBUILDER_PDF_*, REPORTBUILDER_BROWSER_*, CHROMIUM_PATH).

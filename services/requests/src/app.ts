@@ -39,6 +39,6 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   await app.register(async (scope) => {
     await exportRoutes(typed(scope), { ...ctx, queue, storage });
   });
-  await attachRealtime(app, config.redisUrl);
+  await attachRealtime(app, config.redisUrl, config.redisPrefix);
   return app;
 }

@@ -1,12 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
-  REQUEST_CREATED_CHANNEL,
-  REQUEST_UPDATED_CHANNEL,
+  requestCreatedChannel,
+  requestUpdatedChannel,
   type RequestCreatedEvent,
   type RequestUpdatedEvent,
 } from '@portal/contracts';
 import type { CreatedRequest } from './store';
+
+/** Where events are published: the service's Redis, on channels under the portal's prefix. */
+export interface EventBus {
+  redis: Redis;
+  config: { redisPrefix: string };
+}
 
 /**
  * Announces a new request on Redis for the realtime layer (lists and maps refetch on it). Called after
@@ -14,7 +20,7 @@ import type { CreatedRequest } from './store';
  * it, so a Redis failure is logged and the creation still succeeds.
  */
 export async function publishRequestCreated(
-  redis: Redis,
+  { redis, config }: EventBus,
   request: CreatedRequest,
   log: FastifyBaseLogger,
 ): Promise<void> {
@@ -29,24 +35,24 @@ export async function publishRequestCreated(
     createdAt: request.createdAt.toISOString(),
   };
   try {
-    await redis.publish(REQUEST_CREATED_CHANNEL, JSON.stringify(event));
+    await redis.publish(requestCreatedChannel(config.redisPrefix), JSON.stringify(event));
   } catch (err) {
     log.error({ err, requestId: request.id }, 'request-created event not published');
   }
 }
 
 /**
- * Announces changed requests on REQUEST_UPDATED_CHANNEL (the realtime layer relays a single change as
+ * Announces changed requests on requestUpdatedChannel (the realtime layer relays a single change as
  * update_request with its row, a bulk change as update_requests with the ids). Called after the commit;
  * best effort like the creation event: the change stands whether or not anyone heard of it.
  */
 export async function publishRequestUpdated(
-  redis: Redis,
+  { redis, config }: EventBus,
   event: RequestUpdatedEvent,
   log: FastifyBaseLogger,
 ): Promise<void> {
   try {
-    await redis.publish(REQUEST_UPDATED_CHANNEL, JSON.stringify(event));
+    await redis.publish(requestUpdatedChannel(config.redisPrefix), JSON.stringify(event));
   } catch (err) {
     log.error({ err, requestIds: event.ids }, 'request-updated event not published');
   }

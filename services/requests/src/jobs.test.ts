@@ -59,7 +59,7 @@ afterAll(async () => {
 const storage = () => createStorage({ driver: 'local', dir: config.storageDir });
 
 function startWorker(options: { lockDuration?: number; stalledInterval?: number; hang?: boolean } = {}) {
-  const deps = { ds: appDatabase, storage: storage(), redis };
+  const deps = { ds: appDatabase, storage: storage(), redis, redisPrefix: 'portal' };
   const worker = new Worker(
     CONSOLE_QUEUE,
     options.hang ? () => new Promise<void>(() => undefined) : processConsoleJob(deps),

@@ -18,6 +18,7 @@ import { signTestSessionFor } from '@portal/server-kit/testing';
 import { buildApp } from './app';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
+import { createConsoleQueue } from './jobs/consoleJobs';
 
 // The console's realtime channel on a listening service: socket.io with the Redis adapter, signed in with
 // the session cookie; a change made through the API reaches the sockets that may see it.
@@ -27,7 +28,8 @@ jest.setTimeout(60_000);
 const varDir = mkdtempSync(join(tmpdir(), 'realtime-test-'));
 const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
 const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
-const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'realtime-test');
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = createRedis(redisUrl, 'realtime-test');
 let db: TestDatabase;
 let appDatabase: DataSource;
 let app: FastifyInstance;
@@ -139,4 +141,65 @@ it('sends update_request to staff and the owner, not to other users; a bulk chan
   expect(((await bulkHeard) as { ids: string[] }).ids).toContain(id);
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(otherHeard).not.toHaveBeenCalled();
+});
+
+it('two portals sharing one Redis (PORTAL_REDIS_PREFIX) neither hear each other’s changes nor take each other’s jobs', async () => {
+  const otherConfig = {
+    ...loadRequestsConfig({ VAR_DIR: varDir, NODE_ENV: 'test', PORTAL_REDIS_PREFIX: `other-${process.pid}` }),
+    logLevel: 'silent',
+  };
+  const otherApp = await buildApp(otherConfig, { ds: appDatabase, redis });
+  await otherApp.listen({ host: '127.0.0.1', port: 0 });
+  const otherBase = `http://127.0.0.1:${(otherApp.server.address() as AddressInfo).port}`;
+  try {
+    const operator = await cookieOf('operator@portal.test');
+    const here = await connect(operator.cookie);
+    const thereSocket = io(otherBase, {
+      path: REALTIME_PATH,
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { cookie: operator.cookie },
+    });
+    sockets.push(thereSocket);
+    await new Promise((resolve, reject) => {
+      thereSocket.once('connect', resolve);
+      thereSocket.once('connect_error', reject);
+    });
+    const thereHeard = jest.fn();
+    thereSocket.on(REALTIME_EVENTS.updateRequest, thereHeard);
+    thereSocket.on(REALTIME_EVENTS.updateRequests, thereHeard);
+
+    const owner = await cookieOf('user@portal.test');
+    const id = await requestOf(owner.user.id);
+    const hereHeard = heard(here, REALTIME_EVENTS.updateRequest);
+    const admin = await cookieOf('admin@portal.test');
+    const answer = await fetch(`${base}${REQUEST_ADMIN_API.priority}`, {
+      method: 'POST',
+      headers: { cookie: admin.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ id, priority: true, version: 1 }),
+    });
+    expect(answer.status).toBe(200);
+    await hereHeard;
+
+    // A job queued by this portal waits under its own prefix only.
+    const exported = await fetch(`${base}${REQUEST_ADMIN_API.exportToExcel}`, {
+      method: 'POST',
+      headers: { cookie: admin.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ requests: [id] }),
+    });
+    expect(exported.status).toBe(202);
+    const job = (await exported.json()) as { id: string };
+    const mine = createConsoleQueue(redisUrl, 'portal');
+    const theirs = createConsoleQueue(redisUrl, otherConfig.redisPrefix);
+    try {
+      expect(await mine.getJob(job.id)).toBeDefined();
+      expect(await theirs.getJob(job.id)).toBeUndefined();
+    } finally {
+      await Promise.all([mine.close(), theirs.close()]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(thereHeard).not.toHaveBeenCalled();
+  } finally {
+    await otherApp.close();
+  }
 });

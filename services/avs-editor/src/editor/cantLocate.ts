@@ -1,9 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Redis } from 'ioredis';
+import { recordRequestEvents } from '@portal/db';
 import {
   QUEUE_COUNT_LIMIT,
   REQUEST_SUBTYPE,
-  REQUEST_UPDATED_CHANNEL,
+  requestUpdatedChannel,
   type CantLocateItem,
   type DequeueRequestAnswer,
   type RequestSelected,
@@ -250,7 +251,7 @@ async function placeOf(em: EntityManager, body: ResolveCantLocateBody): Promise<
  */
 export async function resolveCantLocate(
   ds: DataSource,
-  redis: Redis,
+  bus: { redis: Redis; redisPrefix: string },
   log: FastifyBaseLogger,
   caller: Caller,
   requestId: string,
@@ -312,6 +313,8 @@ export async function resolveCantLocate(
       ],
     );
     await em.query('DELETE FROM avs_editor.request_holds WHERE request_id = $1', [requestId]);
+    // The status moved: its webhook event with the change (the outbox, libs/db).
+    await recordRequestEvents(em, 'request.status_changed', [requestId]);
     const after = {
       ...current,
       status: CANT_LOCATE_RESOLVED_STATUS,
@@ -333,9 +336,11 @@ export async function resolveCantLocate(
   });
   // After the commit: the request grids (the requester's list, the console) refetch it.
   const event: RequestUpdatedEvent = { ids: [requestId], userIds: [outcome.row.user_id] };
-  await redis.publish(REQUEST_UPDATED_CHANNEL, JSON.stringify(event)).catch((err: unknown) => {
-    log.error({ err, requestId }, 'request-updated event not published');
-  });
+  await bus.redis
+    .publish(requestUpdatedChannel(bus.redisPrefix), JSON.stringify(event))
+    .catch((err: unknown) => {
+      log.error({ err, requestId }, 'request-updated event not published');
+    });
   return {
     success: true,
     requestId,

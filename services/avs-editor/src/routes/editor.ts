@@ -309,7 +309,7 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       editAnswer(reply, request.id, () =>
         resolveCantLocate(
           ctx.ds,
-          ctx.redis,
+          { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix },
           request.log,
           request.caller,
           request.params.id.toLowerCase(),

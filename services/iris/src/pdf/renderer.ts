@@ -12,6 +12,8 @@ export function irisPdfRenderer(deps: {
   ds: DataSource;
   storage: Storage;
   redis: Redis | null;
+  /** The portal's Redis prefix (its channels). */
+  redisPrefix: string;
 }): PdfRenderer {
   return {
     async html(job) {
@@ -30,7 +32,8 @@ export function irisPdfRenderer(deps: {
         madeAt: new Date().toISOString(),
       });
     },
-    afterDone: (job) => finaliseRequest(deps.ds, deps.redis, job),
+    afterDone: (job) =>
+      finaliseRequest(deps.ds, deps.redis && { redis: deps.redis, redisPrefix: deps.redisPrefix }, job),
     pdfOptions: pageFooterOptions('IRiS risk report'),
   };
 }

@@ -7,7 +7,7 @@ import { REQUEST_ADMIN_API, type ConsoleJob } from '@portal/contracts';
 /** The BullMQ queue of the console's jobs (xlsx exports, zips of reports); services/requests/src/worker.ts runs them. */
 export const CONSOLE_QUEUE = 'request-console';
 /** Redis channel of job progress ({ userId, job }); the realtime layer relays it to the job's user. */
-export const CONSOLE_JOB_CHANNEL = 'portal:console-job';
+export const consoleJobChannel = (redisPrefix: string) => `${redisPrefix}:console-job`;
 /** Tries of a job before it is recorded as failed (a killed worker's job is retried too: stalled). */
 export const CONSOLE_JOB_ATTEMPTS = 3;
 
@@ -107,9 +107,12 @@ export async function enqueueConsoleJob(
 }
 
 /** Announces a job's state to its user (best effort: the poll reads PostgreSQL). */
-export async function publishJob(redis: Redis, row: ConsoleJobRow): Promise<void> {
+export async function publishJob(redis: Redis, redisPrefix: string, row: ConsoleJobRow): Promise<void> {
   try {
-    await redis.publish(CONSOLE_JOB_CHANNEL, JSON.stringify({ userId: row.user_id, job: toConsoleJob(row) }));
+    await redis.publish(
+      consoleJobChannel(redisPrefix),
+      JSON.stringify({ userId: row.user_id, job: toConsoleJob(row) }),
+    );
   } catch {
     // The poll has the answer.
   }

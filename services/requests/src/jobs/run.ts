@@ -16,8 +16,9 @@ import { writeReportsZip } from './zip';
 export interface JobDeps {
   ds: DataSource;
   storage: Storage;
-  /** Publishes progress to the job's user. */
+  /** Publishes progress to the job's user, on a channel under the portal's prefix. */
   redis: Redis;
+  redisPrefix: string;
 }
 
 /**
@@ -36,7 +37,7 @@ export async function runConsoleJob(
       ...params,
     ])) as [ConsoleJobRow[], number];
     const row = rows[0];
-    if (row) await publishJob(deps.redis, row);
+    if (row) await publishJob(deps.redis, deps.redisPrefix, row);
     return row;
   };
   const job = await readConsoleJob(deps.ds, jobId);

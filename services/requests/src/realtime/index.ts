@@ -4,17 +4,17 @@ import { Server, type Socket } from 'socket.io';
 import {
   REALTIME_EVENTS,
   REALTIME_PATH,
-  REQUEST_CREATED_CHANNEL,
-  REQUEST_UPDATED_CHANNEL,
+  requestCreatedChannel,
+  requestUpdatedChannel,
   ROLE,
   SESSION_COOKIE,
   type RequestCreatedEvent,
   type RequestUpdatedEvent,
 } from '@portal/contracts';
 import { createRedis } from '@portal/server-kit';
-import { CONSOLE_JOB_CHANNEL } from '../jobs/consoleJobs';
+import { consoleJobChannel } from '../jobs/consoleJobs';
 
-/** The console's background jobs' progress, heard on CONSOLE_JOB_CHANNEL, is sent to the job's user as this. */
+/** The console's background jobs' progress, heard on consoleJobChannel, is sent to the job's user as this. */
 export const CONSOLE_JOB_EVENT = 'console_job';
 
 /** Rooms: every staff socket, and each user's own sockets. */
@@ -37,7 +37,16 @@ function cookieValue(header: string | undefined, name: string): string | null {
  * hears on Redis to its own sockets only (io.local), so a change is sent once whatever the instance count.
  * A staff socket hears every change, a user's socket only changes to their own requests.
  */
-export async function attachRealtime(app: FastifyInstance, redisUrl: string): Promise<Server> {
+export async function attachRealtime(
+  app: FastifyInstance,
+  redisUrl: string,
+  redisPrefix: string,
+): Promise<Server> {
+  const channels = {
+    updated: requestUpdatedChannel(redisPrefix),
+    created: requestCreatedChannel(redisPrefix),
+    job: consoleJobChannel(redisPrefix),
+  };
   const publisher = createRedis(redisUrl, 'requests-realtime-pub');
   const adapterSubscriber = publisher.duplicate();
   const changes = publisher.duplicate();
@@ -46,7 +55,8 @@ export async function attachRealtime(app: FastifyInstance, redisUrl: string): Pr
     serveClient: false,
     // Browsers come through the gateway on the portal's own origin; nothing cross-origin is allowed.
     cors: { origin: false },
-    adapter: createAdapter(publisher, adapterSubscriber, { key: 'portal-realtime' }),
+    // The adapter's channels are under the portal's prefix too: another portal's sockets are not ours.
+    adapter: createAdapter(publisher, adapterSubscriber, { key: `${redisPrefix}-realtime` }),
   });
 
   io.use(async (socket, next) => {
@@ -65,15 +75,15 @@ export async function attachRealtime(app: FastifyInstance, redisUrl: string): Pr
   const rooms = (userIds: string[]) => [STAFF_ROOM, ...userIds.map(userRoom)];
   changes.on('message', (channel: string, message: string) => {
     try {
-      if (channel === REQUEST_UPDATED_CHANNEL) {
+      if (channel === channels.updated) {
         const event = JSON.parse(message) as RequestUpdatedEvent;
         if (event.row)
           io.local.to(rooms(event.userIds)).emit(REALTIME_EVENTS.updateRequest, { row: event.row });
         else io.local.to(rooms(event.userIds)).emit(REALTIME_EVENTS.updateRequests, { ids: event.ids });
-      } else if (channel === REQUEST_CREATED_CHANNEL) {
+      } else if (channel === channels.created) {
         const event = JSON.parse(message) as RequestCreatedEvent;
         io.local.to(rooms([event.userId])).emit(REALTIME_EVENTS.updateRequests, { ids: [event.id] });
-      } else if (channel === CONSOLE_JOB_CHANNEL) {
+      } else if (channel === channels.job) {
         const event = JSON.parse(message) as { userId: string; job: unknown };
         io.local.to(userRoom(event.userId)).emit(CONSOLE_JOB_EVENT, event.job);
       }
@@ -81,7 +91,7 @@ export async function attachRealtime(app: FastifyInstance, redisUrl: string): Pr
       app.log.error({ err, channel }, 'realtime event not relayed');
     }
   });
-  await changes.subscribe(REQUEST_UPDATED_CHANNEL, REQUEST_CREATED_CHANNEL, CONSOLE_JOB_CHANNEL);
+  await changes.subscribe(channels.updated, channels.created, channels.job);
 
   // Open websockets would hold the HTTP server's close: they are ended first (clients reconnect to
   // another instance), then the Redis clients once the server is down.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { REQUEST_CREATED_CHANNEL, type RequestCreatedEvent, type RequestForm } from '@portal/contracts';
+import { requestCreatedChannel, type RequestCreatedEvent, type RequestForm } from '@portal/contracts';
 import { GroupEntity, UserEntity } from '@portal/db';
 import { createRedis } from '@portal/server-kit';
 import { CLAIMS, PLAIN, RATES, env, redisUrl, useRequestsApp, userByEmail } from '../testing/harness';
@@ -446,7 +446,7 @@ describe('request-created event', () => {
     const subscriber = createRedis(redisUrl, 'requests-test-subscriber');
     const events: RequestCreatedEvent[] = [];
     try {
-      await subscriber.subscribe(REQUEST_CREATED_CHANNEL);
+      await subscriber.subscribe(requestCreatedChannel('portal'));
       subscriber.on('message', (_channel, message) => events.push(JSON.parse(message)));
       const key = randomUUID();
       const answer = await create(PLAIN, rveForm(), { 'idempotency-key': key });

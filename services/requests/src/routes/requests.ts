@@ -90,7 +90,7 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
       if (measurements.problems.length > 0)
         throw badRequest(measurements.problems.join(' '), measurements.problems);
       const created = await insertRequest(ctx.ds, request.caller, form, measurements.checked);
-      if (created.inserted) await publishRequestCreated(ctx.redis, created, request.log);
+      if (created.inserted) await publishRequestCreated(ctx, created, request.log);
       else reply.header('idempotent-replayed', 'true');
       return reply
         .code(201)

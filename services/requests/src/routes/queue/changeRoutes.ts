@@ -37,7 +37,7 @@ async function announce(ctx: RequestsContext, rows: RequestRow[], log: FastifyBa
     userIds: [...new Set(rows.map((row) => row.userId))],
     ...(rows.length === 1 ? { row: rows[0] } : {}),
   };
-  await publishRequestUpdated(ctx.redis, event, log);
+  await publishRequestUpdated(ctx, event, log);
 }
 
 /** Answers a conflict with the row as it is now (or the refused list), in the contract's 409 shape. */

@@ -1,6 +1,6 @@
 import {
   REQUEST_ADMIN_API,
-  REQUEST_UPDATED_CHANNEL,
+  requestUpdatedChannel,
   type ConflictAnswer,
   type RequestChangeAnswer,
   type RequestHistoryAnswer,
@@ -226,7 +226,7 @@ describe('edits, versions and bulk changes', () => {
     const ids = [await seedRequest(PLAIN), await seedRequest(CLAIMS)];
     const subscriber = redis.duplicate();
     const heard: RequestUpdatedEvent[] = [];
-    await subscriber.subscribe(REQUEST_UPDATED_CHANNEL);
+    await subscriber.subscribe(requestUpdatedChannel('portal'));
     subscriber.on('message', (_channel, message) => heard.push(JSON.parse(message)));
     try {
       expect((await call(OPERATOR, 'POST', REQUEST_ADMIN_API.prioritiseAll, { ids })).statusCode).toBe(403);
