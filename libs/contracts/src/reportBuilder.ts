@@ -92,6 +92,15 @@ export const REPORT_TYPE = 'savi';
 /** Spec 02 §4.1: the statuses in which a request's report may be edited (reading is allowed in every status). */
 export const REPORT_EDITABLE_STATUSES = ['Ready for QS', 'In progress', 'Pending', 'Query'] as const;
 
+/**
+ * The statuses of a submitted report (spec 02 §4.2: submission moves it to QC check, then Dispatch,
+ * Delivered, Finalised): a SAVI request in one of them always has the PDF and RVETotal of its report's
+ * current version (docs/decisions.md "The request's life is the server's"). Query is the builder's again.
+ */
+export const REPORT_SUBMITTED_STATUSES = ['QC check', 'Dispatch', 'Delivered', 'Finalised'] as const;
+export const isReportSubmittedStatus = (status: string) =>
+  (REPORT_SUBMITTED_STATUSES as readonly string[]).includes(status);
+
 /** South Africa's VAT rate (percent), the report's vatPercentage unless configured otherwise. */
 export const DEFAULT_VAT_PERCENTAGE = 15;
 

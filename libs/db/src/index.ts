@@ -44,4 +44,6 @@ export {
   type WebhookEventType,
   type KeptList,
   type KeptListsOptions,
+  readReportState,
+  type ReportStateReader,
 } from './sql';

@@ -4,3 +4,4 @@ export * from './worker';
 export * from './text';
 export * from './process';
 export * from './page';
+export * from './savi';

@@ -112,8 +112,28 @@ export function createPdfQueue(
 export async function ensurePdfJob(
   db: Sql,
   queue: Queue<PdfJobData>,
-  input: { kind: string; subjectId: string; version: number; userId?: string | null; payload?: object },
+  input: PdfJobInput,
 ): Promise<PdfJobRow> {
+  const row = await recordPdfJob(db, input);
+  if (row.state === 'queued' || row.state === 'running') await requeue(queue, row.id, row.state);
+  return row;
+}
+
+/** What a PDF job is made of: its kind, subject and version (its id), who asked, what it renders. */
+export interface PdfJobInput {
+  kind: string;
+  subjectId: string;
+  version: number;
+  userId?: string | null;
+  payload?: object;
+}
+
+/**
+ * The row half of ensurePdfJob: records the job (or sets a failed or cancelled one back to queued) without
+ * touching the queue. Run inside a change's transaction it commits with the change; ensurePdfJob after the
+ * commit then queues it (a worker handed the job before the commit would not find its row).
+ */
+export async function recordPdfJob(db: Sql, input: PdfJobInput): Promise<PdfJobRow> {
   const id = pdfJobId(input.kind, input.subjectId, input.version);
   await db.query(
     `INSERT INTO pdf.jobs (id, kind, subject_id, version, user_id, payload) VALUES ($1, $2, $3, $4, $5, $6)
@@ -136,7 +156,6 @@ export async function ensurePdfJob(
   );
   row ??= await readPdfJob(db, id);
   if (!row) throw new Error(`pdf job ${id} could not be recorded`);
-  if (row.state === 'queued' || row.state === 'running') await requeue(queue, id, row.state);
   return row;
 }
 

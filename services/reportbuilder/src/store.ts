@@ -6,17 +6,25 @@ import {
   type ReportSectionsBody,
   type SectionsAnswer,
 } from '@portal/contracts';
+import { readReportState } from '@portal/db';
 import {
+  extraFieldOf,
   parseExtraFieldValue,
-  reportTotals,
   ROUTE_REFUSALS,
-  type ExtraField,
+  sectionsOf,
+  totalsOf,
+  vatOf,
+  versionOf,
+  type ReportRequestInfo,
   type ReportSections,
-  type ReportTotals,
-  type TotalsSettings,
+  type ReportState,
+  type StoredDetails,
 } from '@portal/domain';
 import { HttpError, badRequest, forbidden, isStaff, notFound, type Caller } from '@portal/server-kit';
 import { buildingWarningLines } from './validation';
+
+// The pricing of a stored report is libs/domain's (reportState.ts), shared with services/requests' submit.
+export { extraFieldOf, sectionsOf, totalsOf, totalsSettingsOf, vatOf, versionOf } from '@portal/domain';
 
 /**
  * A request's report: read (with the request it belongs to, its group's settings and the place names at its
@@ -47,153 +55,16 @@ export function checkId(id: string): string {
   return id.toLowerCase();
 }
 
-/** The request a report belongs to, with its group's settings (identity.groups) and the places at its point. */
-export interface RequestInfo {
-  id: string;
-  gripReference: string;
-  requestType: string;
-  status: string;
-  userId: string;
-  address: string;
-  lat: number | null;
-  lng: number | null;
-  selectedSuburb: string | null;
-  selectedTown: string | null;
-  placeSuburb: string | null;
-  placeTown: string | null;
-  placeProvince: string | null;
-  /** The client's references (requests.requests reference: the group's reference keys → values). */
-  reference: Record<string, unknown>;
-  group: {
-    id: string;
-    name: string;
-    includeVAT: boolean;
-    includeProfessionalFee: boolean;
-    professionalFeePercentage: number;
-    doubleVolumePercent: number;
-    extraField: string;
-  } | null;
-}
-
-/** The stored details the builder edits (the rest of the report details come from the request). */
-export interface StoredDetails {
-  location?: string;
-  suburbTownCity?: string;
-  vatPercentage?: number;
-}
-
-/** A reportbuilder.reports row as the service reads it. */
-export interface ReportRow {
-  sections: [string, ReportSections[string]][];
-  details: StoredDetails;
-  extra_include: boolean;
-  extra_description: string | null;
-  extra_value: string;
-  comments: string;
-  comments_user_id: string | null;
-  note: string;
-  note_user_id: string | null;
-  version: number;
-  updated_by: string | null;
-  updated_by_name: string | null;
-  updated_at: Date | null;
-}
-
-/** The report as it is now: its request, its row (null before the first save) and the service's VAT default. */
-export interface ReportState {
-  request: RequestInfo;
-  row: ReportRow | null;
-  defaultVat: number;
-}
-
-const REQUEST_SQL = `
-  SELECT r.id, r.grip_reference, r.request_type, r.status, r.user_id, r.address, r.lat, r.lng, r.reference,
-         r.selected->>'suburb' AS selected_suburb, r.selected->>'town' AS selected_town,
-         g.id AS group_id, g.name AS group_name, g.include_vat, g.include_professional_fee,
-         g.professional_fee_percentage::float8 AS professional_fee_percentage,
-         g.double_volume_percent::float8 AS double_volume_percent, g.extra_field,
-         (SELECT p.name FROM geo.places p WHERE p.kind = 'suburb' AND p.geom IS NOT NULL AND r.point IS NOT NULL
-            AND ST_Intersects(p.geom, r.point) ORDER BY p.importance DESC, p.id LIMIT 1) AS place_suburb,
-         (SELECT p.name FROM geo.places p WHERE p.kind = 'town' AND p.geom IS NOT NULL AND r.point IS NOT NULL
-            AND ST_Intersects(p.geom, r.point) ORDER BY p.importance DESC, p.id LIMIT 1) AS place_town,
-         (SELECT p.name FROM geo.places p WHERE p.kind = 'province' AND p.geom IS NOT NULL AND r.point IS NOT NULL
-            AND ST_Intersects(p.geom, r.point) ORDER BY p.importance DESC, p.id LIMIT 1) AS place_province
-    FROM requests.requests r
-    LEFT JOIN identity.groups g ON g.id = COALESCE(r.for_group_id, r.group_id)
-   WHERE r.id = $1`;
-
-interface RequestDbRow {
-  id: string;
-  grip_reference: string;
-  request_type: string;
-  status: string;
-  user_id: string;
-  address: string;
-  lat: number | null;
-  lng: number | null;
-  reference: Record<string, unknown> | null;
-  selected_suburb: string | null;
-  selected_town: string | null;
-  group_id: string | null;
-  group_name: string | null;
-  include_vat: boolean | null;
-  include_professional_fee: boolean | null;
-  professional_fee_percentage: number | null;
-  double_volume_percent: number | null;
-  extra_field: string | null;
-  place_suburb: string | null;
-  place_town: string | null;
-  place_province: string | null;
-}
-
-const toRequestInfo = (row: RequestDbRow): RequestInfo => ({
-  id: row.id,
-  gripReference: row.grip_reference,
-  requestType: row.request_type,
-  status: row.status,
-  userId: row.user_id,
-  address: row.address,
-  lat: row.lat,
-  lng: row.lng,
-  selectedSuburb: row.selected_suburb,
-  selectedTown: row.selected_town,
-  placeSuburb: row.place_suburb,
-  placeTown: row.place_town,
-  placeProvince: row.place_province,
-  reference: row.reference ?? {},
-  group: row.group_id
-    ? {
-        id: row.group_id,
-        name: row.group_name ?? '',
-        includeVAT: row.include_vat ?? false,
-        includeProfessionalFee: row.include_professional_fee ?? false,
-        professionalFeePercentage: row.professional_fee_percentage ?? 0,
-        doubleVolumePercent: row.double_volume_percent ?? 0,
-        extraField: row.extra_field ?? '',
-      }
-    : null,
-});
-
-const REPORT_COLUMNS = `sections, details, extra_include, extra_description, extra_value::text AS extra_value,
-  comments, comments_user_id, note, note_user_id, version, updated_by, updated_by_name, updated_at`;
+/** The report and its request as libs/db reads them and libs/domain prices them (shared with services/requests). */
+export type { ReportRow, ReportState, StoredDetails } from '@portal/domain';
+export type RequestInfo = ReportRequestInfo;
 
 type Query = { query(sql: string, params?: unknown[]): Promise<unknown> };
 
 async function readState(db: Query, id: string, defaultVat: number, lock: boolean): Promise<ReportState> {
-  if (lock) {
-    // The request's row first (the status can't change under the save), then the report's.
-    const locked = (await db.query('SELECT id FROM requests.requests WHERE id = $1 FOR UPDATE', [
-      id,
-    ])) as unknown[];
-    if (locked.length === 0) throw notFound(REPORT_TEXT.noRequest);
-  }
-  const [request] = (await db.query(REQUEST_SQL, [id])) as RequestDbRow[];
-  if (!request) throw notFound(REPORT_TEXT.noRequest);
-  const [row] = (await db.query(
-    `SELECT ${REPORT_COLUMNS} FROM reportbuilder.reports WHERE request_id = $1${lock ? ' FOR UPDATE' : ''}`,
-    [id],
-  )) as ReportRow[];
-  return { request: toRequestInfo(request), row: row ?? null, defaultVat };
+  const state = await readReportState(db, id, { defaultVat, lock });
+  if (!state) throw notFound(REPORT_TEXT.noRequest);
+  return state;
 }
 
 // ------------------------------------------------------------------------------------------------- access
@@ -220,12 +91,6 @@ export const mayEdit = (state: ReportState, caller: Caller) =>
 
 // ---------------------------------------------------------------------------------------------- answers
 
-export const versionOf = (state: ReportState) => state.row?.version ?? 0;
-
-export function sectionsOf(state: ReportState): ReportSections {
-  return Object.fromEntries(state.row?.sections ?? []);
-}
-
 function saved(state: ReportState) {
   const row = state.row;
   return {
@@ -245,15 +110,6 @@ export function sectionsAnswer(state: ReportState, caller: Caller): SectionsAnsw
     status: state.request.status,
     editable: mayEdit(state, caller),
     warnings: buildingWarningLines(sections),
-  };
-}
-
-export function extraFieldOf(state: ReportState): ExtraField & { value: number } {
-  const row = state.row;
-  return {
-    include: row?.extra_include ?? false,
-    description: row?.extra_description ?? state.request.group?.extraField ?? '',
-    value: row ? Number(row.extra_value) : 0,
   };
 }
 
@@ -280,8 +136,6 @@ export function addressAnswer(state: ReportState): AddressDetailsAnswer {
   return { ID: state.request.id, ...addressOf(state), version: versionOf(state) };
 }
 
-export const vatOf = (state: ReportState) => state.row?.details.vatPercentage ?? state.defaultVat;
-
 export function detailsAnswer(state: ReportState, caller: Caller): ReportDetails {
   const { request } = state;
   return {
@@ -298,21 +152,6 @@ export function detailsAnswer(state: ReportState, caller: Caller): ReportDetails
     editable: mayEdit(state, caller),
   };
 }
-
-/** Spec 02 §1, §4.5: the settings of the request's group (the client's) and the report's VAT rate. */
-export function totalsSettingsOf(state: ReportState): TotalsSettings {
-  const group = state.request.group;
-  return {
-    doubleVolumePercent: group?.doubleVolumePercent ?? 0,
-    includeProfessionalFee: group?.includeProfessionalFee ?? false,
-    professionalFeePercentage: group?.professionalFeePercentage ?? 0,
-    includeVAT: group?.includeVAT ?? false,
-    vatPercentage: vatOf(state),
-  };
-}
-
-export const totalsOf = (state: ReportState): ReportTotals =>
-  reportTotals(sectionsOf(state), extraFieldOf(state), totalsSettingsOf(state));
 
 // ------------------------------------------------------------------------------------------------- saves
 

@@ -2,6 +2,7 @@ export { PG_ERROR, pgErrorCode } from './errors';
 export { containsPattern, escapeLike, SqlParameters } from './parameters';
 export { joinedUuidSlice, KeptLists, type KeptList, type KeptListsOptions } from './kept-lists';
 export { footprintOnSql, standingOnSql } from './building-life';
+export { readReportState, type ReportStateReader } from './report-state';
 export {
   API_KEY_ACCOUNT_PASSWORD,
   apiKeyAccountEmail,

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
+import { recordRequestEvents } from '@portal/db';
 import { formatSaIsoDate } from '@portal/domain';
-import { pdfJobId, readPdfJob, type PdfJobRow } from '@portal/pdf-jobs';
-import { readReport, totalsOf, versionOf, type ReportRow, type ReportState } from '../store';
+import { SAVI_PDF_KIND, saviReportPdfKey, type PdfJobRow } from '@portal/pdf-jobs';
+import { readReport, totalsOf, type ReportRow, type ReportState } from '../store';
 
 /**
  * The SAVi report PDF (spec 02 §1, §7.1; issue 13) over libs/pdf-jobs: kind 'savi', one job per report
@@ -10,29 +11,8 @@ import { readReport, totalsOf, versionOf, type ReportRow, type ReportState } fro
  * services/requests' zip reads and gives the request its link and RVE total (finaliseReportPdf).
  */
 
-/** The PDF kind of SAVi reports in pdf.jobs (and the folder of their files: pdfReports/savi/…). */
-export const SAVI_PDF_KIND = 'savi';
-
-/**
- * Where the newest PDF of a request's report is also kept: services/requests' zip reads this key
- * (services/requests/src/jobs/zip.ts reportPdfKey). It is also the request's report_pdf_url: it holds
- * 'savi', so the request list links it to the download (libs/domain reportDownloadLink).
- */
-export const saviReportPdfKey = (requestId: string) => `reports/savi/${requestId}.pdf`;
-
-/** The job of the report's current version, or null when it was never asked for. */
-export const currentSaviJob = (ds: DataSource, state: ReportState) =>
-  readPdfJob(ds, pdfJobId(SAVI_PDF_KIND, state.request.id, versionOf(state)));
-
-/** The newest finished PDF of a request's report (any version): what the download serves. */
-export async function latestDoneSaviPdf(ds: DataSource, requestId: string): Promise<PdfJobRow | null> {
-  const [row] = (await ds.query(
-    `SELECT * FROM pdf.jobs WHERE kind = $1 AND subject_id = $2 AND state = 'done'
-     ORDER BY version DESC, finished_at DESC NULLS LAST LIMIT 1`,
-    [SAVI_PDF_KIND, requestId],
-  )) as PdfJobRow[];
-  return row ?? null;
-}
+// The kind, the zip's key and the jobs of a version: libs/pdf-jobs savi.ts (services/requests queues them too).
+export { SAVI_PDF_KIND, currentSaviJob, latestDoneSaviPdf, saviReportPdfKey } from '@portal/pdf-jobs';
 
 // ------------------------------------------------------------------------------------------- file name
 
@@ -154,9 +134,6 @@ export async function jobState(ds: DataSource, job: PdfJobRow, defaultVat: numbe
   };
 }
 
-/** The payload a job is queued with: the report's row as it is (null before the first save). */
-export const jobPayload = (state: ReportState) => ({ row: state.row });
-
 // ------------------------------------------------------------------------------------------- after done
 
 /**
@@ -187,6 +164,8 @@ export async function finaliseReportPdf(
         WHERE id = $1`,
       [job.subject_id, saviReportPdfKey(job.subject_id), grandTotal],
     );
+    // The webhook event with the change (the outbox).
+    await recordRequestEvents(em, 'report.ready', [job.subject_id]);
     return { grandTotal };
   });
 }

@@ -8,11 +8,20 @@ import {
   ReadyAnswer,
   RequestIdParams,
   RequestIdString,
+  isReportSubmittedStatus,
   literalUnion,
   type PdfState,
 } from '@portal/contracts';
-import { ensurePdfJob, readPdfJob, type PdfJobData, type PdfJobRow } from '@portal/pdf-jobs';
 import {
+  ensurePdfJob,
+  readPdfJob,
+  saviJobInput,
+  waitForPdfJob,
+  type PdfJobData,
+  type PdfJobRow,
+} from '@portal/pdf-jobs';
+import {
+  HttpError,
   badRequest,
   callerHooks,
   notFound,
@@ -22,18 +31,12 @@ import {
 } from '@portal/server-kit';
 import type { ReportBuilderContext } from '../context';
 import { ERRORS } from './errors';
-import {
-  SAVI_PDF_KIND,
-  attachmentHeader,
-  currentSaviJob,
-  jobPayload,
-  latestDoneSaviPdf,
-  saviFileName,
-} from '../pdf/report';
+import { attachmentHeader, currentSaviJob, latestDoneSaviPdf, saviFileName } from '../pdf/report';
 import { checkRead, readReport, versionOf, type ReportState } from '../store';
 
 export const PDF_TEXT = {
   notReady: 'There is no PDF of this report yet: generate it first.',
+  making: 'The PDF of this report is being made: try again in a moment.',
   country: (country: string) => `Reports are made for South Africa, not '${country}'.`,
 } as const;
 
@@ -61,13 +64,12 @@ export const SaviReadyAnswer = Type.Object({
 });
 export type SaviReadyAnswer = Static<typeof SaviReadyAnswer>;
 
-const FINISHED: readonly string[] = ['done', 'failed', 'cancelled'];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The report PDF's calls (spec 02 §7.1; issue 13) over libs/pdf-jobs: generate (queues the PDF of the
  * report's current version and waits up to REPORTBUILDER_PDF_WAIT_MS for it), a ready poll for the remote's
- * preview, and the download of the newest finished PDF. Each is the request's owner's and staff's (the
+ * preview, and the download of the newest finished PDF. A submitted report's (QC check and later) PDF is
+ * queued by its submission (services/requests); the ready poll and the download queue it again should it be
+ * missing, and its download serves its current version. Each is the request's owner's and staff's (the
  * readers of the report: admin, saviOperator, saviQC); others 403, no session 401, a request that is not
  * SAVI 409. The PDFs are rendered by src/worker.ts.
  */
@@ -86,13 +88,20 @@ export async function pdfRoutes(
 
   /** Queues the current version's PDF (once per version; a failed or cancelled one is queued anew). */
   const queuePdf = (state: ReportState, userId: string) =>
-    ensurePdfJob(ctx.ds, ctx.queue, {
-      kind: SAVI_PDF_KIND,
-      subjectId: state.request.id,
-      version: versionOf(state),
-      userId,
-      payload: jobPayload(state),
-    });
+    ensurePdfJob(ctx.ds, ctx.queue, saviJobInput(state, userId));
+
+  /**
+   * A submitted report's PDF is its current version's, made by the server (docs/decisions.md "The request's
+   * life is the server's"): when it is not done yet (still rendering, or lost and queued again here) the
+   * download waits for it like generate does; past that wait it is a 503 with Retry-After, never "no PDF".
+   */
+  const submittedPdf = async (state: ReportState, userId: string): Promise<PdfJobRow> => {
+    let job = await currentSaviJob(ctx.ds, state);
+    if (job?.state !== 'done')
+      job = await waitForPdfJob(ctx.ds, await queuePdf(state, userId), ctx.config.pdfWaitMs);
+    if (job.state !== 'done') throw new HttpError(503, PDF_TEXT.making, undefined, { 'retry-after': '10' });
+    return job;
+  };
 
   const generateAnswer = (requestId: string, job: PdfJobRow): GeneratePdfAnswer => ({
     success: job.state !== 'failed',
@@ -123,13 +132,8 @@ export async function pdfRoutes(
       if (country.trim().toLowerCase() !== 'south africa') throw badRequest(PDF_TEXT.country(country));
       // The group in the path is the remote's; the totals (and the PDF) use the request's own group.
       const state = await read(requestID, request.caller);
-      let job = await queuePdf(state, request.caller.id);
       const waitMs = request.query.wait === undefined ? ctx.config.pdfWaitMs : request.query.wait * 1000;
-      const deadline = Date.now() + waitMs;
-      while (!FINISHED.includes(job.state) && Date.now() < deadline) {
-        await sleep(Math.min(150, Math.max(0, deadline - Date.now())));
-        job = (await readPdfJob(ctx.ds, job.id)) ?? job;
-      }
+      const job = await waitForPdfJob(ctx.ds, await queuePdf(state, request.caller.id), waitMs);
       return generateAnswer(state.request.id, job);
     },
   );
@@ -141,8 +145,12 @@ export async function pdfRoutes(
       const state = await read(request.params.requestID, request.caller);
       let job = await currentSaviJob(ctx.ds, state);
       // A queued or running job whose BullMQ job was lost (Redis flushed) is queued again: nothing is lost.
-      if (job && (job.state === 'queued' || job.state === 'running'))
-        job = await queuePdf(state, job.user_id ?? request.caller.id);
+      // A submitted report's PDF is the server's to make: one that is missing is queued (never 'none').
+      if (
+        (job && (job.state === 'queued' || job.state === 'running')) ||
+        (!job && isReportSubmittedStatus(state.request.status))
+      )
+        job = await queuePdf(state, job?.user_id ?? request.caller.id);
       const done = await latestDoneSaviPdf(ctx.ds, state.request.id);
       return {
         success: true,
@@ -168,7 +176,9 @@ export async function pdfRoutes(
     },
     async (request, reply) => {
       const state = await read(request.params.requestID, request.caller);
-      const job = await latestDoneSaviPdf(ctx.ds, state.request.id);
+      const job = isReportSubmittedStatus(state.request.status)
+        ? await submittedPdf(state, request.caller.id)
+        : await latestDoneSaviPdf(ctx.ds, state.request.id);
       const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
       if (!job || !file) throw notFound(PDF_TEXT.notReady);
       const name = await saviFileName(ctx.ds, state, job.finished_at ?? new Date());
