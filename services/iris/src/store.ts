@@ -212,6 +212,9 @@ export async function finaliseRequest(
     // Webhook events with the change (the outbox): the PDF, and the status when it moved.
     if (finalising) await recordRequestEvents(em, 'request.status_changed', [request.id]);
     await recordRequestEvents(em, 'report.ready', [request.id]);
+    // Webhook events with the change (the outbox): the PDF, and the status when it moved.
+    if (finalising) await recordRequestEvents(em, 'request.status_changed', [request.id]);
+    await recordRequestEvents(em, 'report.ready', [request.id]);
     return request;
   });
   if (!changed || !bus) return;

@@ -6,7 +6,7 @@ import type {
   RequestSubType,
   RequestType,
 } from '@portal/contracts';
-import { SqlParameters } from '@portal/db';
+import { SqlParameters, recordRequestEvents } from '@portal/db';
 import { badRequest, conflict } from '@portal/server-kit';
 import type { Caller } from '@portal/server-kit';
 import type { NewRequest } from './form';
@@ -132,6 +132,8 @@ export async function insertRequest(
     )) as CreatedRow[];
     if (rows.length === 1) {
       await insertMeasurements(manager, rows[0].id, { id: caller.id, email: caller.email }, measured);
+      // The webhook event in the creation's transaction (the outbox; an IRiS request is created here too).
+      await recordRequestEvents(manager, 'request.created', [rows[0].id]);
       return toCreatedRequest(rows[0], true);
     }
 

@@ -315,6 +315,8 @@ export async function resolveCantLocate(
     await em.query('DELETE FROM avs_editor.request_holds WHERE request_id = $1', [requestId]);
     // The status moved: its webhook event with the change (the outbox, libs/db).
     await recordRequestEvents(em, 'request.status_changed', [requestId]);
+    // The status moved: its webhook event with the change (the outbox, libs/db).
+    await recordRequestEvents(em, 'request.status_changed', [requestId]);
     const after = {
       ...current,
       status: CANT_LOCATE_RESOLVED_STATUS,

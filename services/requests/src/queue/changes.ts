@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { RequestRow } from '@portal/contracts';
+import { recordRequestEvents } from '@portal/db';
 import { HttpError, badRequest, notFound } from '@portal/server-kit';
 import type { Caller } from '@portal/server-kit';
 import { REQUEST_ROW_COLUMNS, toRequestRow, type RequestDbRow } from './rows';
@@ -80,6 +81,9 @@ async function writeChange(
     row.id,
     ...columns.map((column) => set[column]),
   ]);
+  // Every status change of a request passes here: its webhook event is written with it (the outbox).
+  if ('status' in set && set.status !== row.status)
+    await recordRequestEvents(em, 'request.status_changed', [row.id]);
   if (outcome.history.length > 0) {
     const values: unknown[] = [];
     const tuples = outcome.history.map((line) => {
