@@ -83,7 +83,17 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   app.post(
     IDENTITY_ROUTES.forgotPassword,
-    { config: perIpLimit, schema: { body: ForgotPasswordBody, response: { 200: MessageAnswer, ...errors } } },
+    {
+      config: perIpLimit,
+      schema: {
+        summary: 'Ask for a password reset link',
+        description:
+          'Mails a reset link (to /reset/{token}) when the address belongs to an active account. The answer is the same whether or not it does, so it tells no one who is registered.',
+        tags: ['Account'],
+        body: ForgotPasswordBody,
+        response: { 200: MessageAnswer, ...errors },
+      },
+    },
     async (request) => requestReset(request.body.email ?? request.body.text ?? '', 'reset-link', request.log),
   );
 
@@ -91,7 +101,14 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
     IDENTITY_ROUTES.passwordReset,
     {
       config: perIpLimit,
-      schema: { body: PasswordResetRequestBody, response: { 200: MessageAnswer, ...errors } },
+      schema: {
+        summary: 'Ask for a password reset key',
+        description:
+          "Mails a link carrying a reset key (the spec's callback flow, /password-reset?key=…) when the address belongs to an active account; the answer never says whether it does.",
+        tags: ['Account'],
+        body: PasswordResetRequestBody,
+        response: { 200: MessageAnswer, ...errors },
+      },
     },
     async (request) => requestReset(request.body.email, 'callback', request.log),
   );
@@ -101,6 +118,10 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
     {
       config: perIpLimit,
       schema: {
+        summary: 'Set a new password with a reset link',
+        description:
+          "Sets the account's new password with the token of a reset link, spending the token; every open session of the account ends.",
+        tags: ['Account'],
         params: ResetByTokenParams,
         body: NewPasswordBody,
         response: { 200: MessageAnswer, ...errors },
@@ -113,7 +134,14 @@ export async function passwordRoutes(app: TypedFastify, ctx: IdentityContext) {
     IDENTITY_ROUTES.passwordResetCallback,
     {
       config: perIpLimit,
-      schema: { body: PasswordResetCallbackBody, response: { 200: MessageAnswer, ...errors } },
+      schema: {
+        summary: 'Set a new password with a reset key',
+        description:
+          "Sets the account's new password with the key of the callback flow, spending it; every open session of the account ends.",
+        tags: ['Account'],
+        body: PasswordResetCallbackBody,
+        response: { 200: MessageAnswer, ...errors },
+      },
     },
     async (request) => setNewPassword(request.body.key, 'callback', request.body),
   );

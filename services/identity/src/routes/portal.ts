@@ -20,7 +20,16 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   app.get(
     IDENTITY_ROUTES.menu,
-    { schema: { params: MenuParams, response: { 200: MenuAnswer, 404: ErrorAnswer } } },
+    {
+      schema: {
+        summary: 'Read a menu of the portal',
+        description:
+          "The entries of one of the portal's named menus (the shell's frame); 404 for a name there is no menu by.",
+        tags: ['Account'],
+        params: MenuParams,
+        response: { 200: MenuAnswer, 404: ErrorAnswer },
+      },
+    },
     async (request) => {
       // Own keys only: 'constructor' or 'toString' (the name's pattern allows them) are no menus.
       const menu = Object.hasOwn(MENUS, request.params.name) ? MENUS[request.params.name] : undefined;
@@ -33,7 +42,15 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   // leaves its claims in request.user.
   app.get(
     IDENTITY_ROUTES.services,
-    { schema: { response: { 200: ServicesAnswer, 401: ErrorAnswer } } },
+    {
+      schema: {
+        summary: "List the caller's services",
+        description:
+          "The services (SAVi, AVS, IRiS, SpatialKey) the signed-in user may use, from their own and their group's: the home page's tiles.",
+        tags: ['Account'],
+        response: { 200: ServicesAnswer, 401: ErrorAnswer },
+      },
+    },
     async (request) => {
       const user = await userById(ds, request.user.sub);
       if (!user || !user.active) throw unauthorized();
@@ -45,7 +62,15 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   // group administration calls are for admins. Read fresh, like users/me, so an edited group shows at once.
   app.get(
     IDENTITY_ROUTES.myReferences,
-    { schema: { response: { 200: MyReferencesAnswer, 401: ErrorAnswer } } },
+    {
+      schema: {
+        summary: "Read the caller's reference fields",
+        description:
+          "The client reference fields of the caller's group (its claims references for a claims user) that a new request asks for.",
+        tags: ['Account'],
+        response: { 200: MyReferencesAnswer, 401: ErrorAnswer },
+      },
+    },
     async (request) => {
       const user = await userWithGroup(ds, request.user.sub);
       if (!user || !user.active) throw unauthorized();
@@ -62,7 +87,14 @@ export async function portalRoutes(app: TypedFastify, ctx: IdentityContext) {
   app.post(
     IDENTITY_ROUTES.audit,
     {
-      schema: { body: AuditBody, response: { 201: SuccessAnswer, 400: ErrorAnswer, 401: ErrorAnswer } },
+      schema: {
+        summary: 'Log an audit record',
+        description:
+          'Records an override or another action the client must log (spec 01 §7); the session says who acted, the body what and for whom.',
+        tags: ['Account'],
+        body: AuditBody,
+        response: { 201: SuccessAnswer, 400: ErrorAnswer, 401: ErrorAnswer },
+      },
     },
     async (request, reply) => {
       const { message, details, user_name, user_email, user_id } = request.body;

@@ -64,7 +64,15 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   app.get(
     IDENTITY_ROUTES.me,
-    { schema: { response: { 200: SessionUser, 401: ErrorAnswer } } },
+    {
+      schema: {
+        summary: 'Read the signed-in user',
+        description:
+          'The signed-in account as it is now (roles, group, services and group settings); 401 without a valid session.',
+        tags: ['Account'],
+        response: { 200: SessionUser, 401: ErrorAnswer },
+      },
+    },
     async (request, reply) => {
       const claims = await app.sessionOf(request);
       const current = claims && (await sessionUserFor(ds, claims));
@@ -78,7 +86,14 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
   // Fastify would send a bare string as text (which JSON clients read as the number 0), so it is encoded here.
   app.get(
     IDENTITY_ROUTES.loggedIn,
-    { schema: { response: { 200: Type.Union([SessionUser, Type.Literal('0')]) } } },
+    {
+      schema: {
+        summary: 'Ask whether a session is open',
+        description: "The signed-in account, or the string '0' without a valid session (the spec's answer).",
+        tags: ['Account'],
+        response: { 200: Type.Union([SessionUser, Type.Literal('0')]) },
+      },
+    },
     async (request, reply) => {
       const claims = await app.sessionOf(request);
       const current = claims && (await sessionUserFor(ds, claims));
@@ -95,7 +110,17 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   app.post(
     IDENTITY_ROUTES.login,
-    { config: perIpLimit, schema: { body: LoginBody, response: { 200: SessionUser, ...errors } } },
+    {
+      config: perIpLimit,
+      schema: {
+        summary: 'Log in',
+        description:
+          'Checks the e-mail address and password and sets the session cookie (portal_session); too many attempts per address or client are refused with a 429.',
+        tags: ['Account'],
+        body: LoginBody,
+        response: { 200: SessionUser, ...errors },
+      },
+    },
     async (request, reply) => {
       const messages = validationMessages(loginSchema, request.body);
       if (messages.length) throw badRequest(messages[0], messages);
@@ -118,7 +143,17 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   app.post(
     IDENTITY_ROUTES.register,
-    { config: perIpLimit, schema: { body: RegisterBody, response: { 201: MessageAnswer, ...errors } } },
+    {
+      config: perIpLimit,
+      schema: {
+        summary: 'Register an account',
+        description:
+          'Creates an account for the name, e-mail address and password and signs it in (the session cookie); 409 when the address has an account already.',
+        tags: ['Account'],
+        body: RegisterBody,
+        response: { 201: MessageAnswer, ...errors, 409: ErrorAnswer },
+      },
+    },
     async (request, reply) => {
       const messages = validationMessages(registerSchema, request.body);
       if (messages.length)
@@ -147,7 +182,15 @@ export async function sessionRoutes(app: TypedFastify, ctx: IdentityContext) {
 
   app.get(
     IDENTITY_ROUTES.logout,
-    { schema: { response: { 200: MessageAnswer } } },
+    {
+      schema: {
+        summary: 'Log out',
+        description:
+          'Ends the session: the cookie is cleared and the token revoked, so a copy of it no longer works either.',
+        tags: ['Account'],
+        response: { 200: MessageAnswer },
+      },
+    },
     async (request, reply) => {
       const claims = await app.sessionOf(request);
       if (claims) {
