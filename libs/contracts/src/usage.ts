@@ -77,6 +77,5 @@ export type UsageAnswer = Static<typeof UsageAnswer>;
 
 /** The refusals of the usage routes. */
 export const USAGE_TEXTS = {
-  ownGroupOnly: "A group's admin sees their own group's usage only.",
   groupRequired: 'Name your group (groupId) to see its usage.',
 } as const;

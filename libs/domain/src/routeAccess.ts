@@ -178,6 +178,10 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['GET', '/api/v1.0/group/:id/api-keys', GROUP_INTEGRATION, OWN_GROUP],
     ['DELETE', '/api/v1.0/api-keys/:keyId', GROUP_INTEGRATION, OWN_GROUP],
     ['PUT', '/api/v1.0/group/:id/api-rate-limit', ADMIN],
+    // Usage metering (issue 22): a group's admin their own group's, administrators any or all.
+    ['GET', '/api/v1.0/usage', GROUP_INTEGRATION, OWN_GROUP],
+    ['GET', '/api/v1.0/usage/export.xlsx', GROUP_INTEGRATION, OWN_GROUP],
+    ['GET', '/api/v1.0/usage/export.csv', GROUP_INTEGRATION, OWN_GROUP],
     // The report builder's staff read every group's rates; a rates editor reads and edits their own group's.
     [
       'GET',

@@ -6,6 +6,7 @@ import { pageForModelRoutes } from './routes/page-for-model';
 import { groupRoutes } from './routes/groups';
 import { rateRoutes } from './routes/rates';
 import { serviceAssignmentRoutes } from './routes/service-assignment';
+import { usageRoutes } from './routes/usage';
 import { userRoutes } from './routes/users';
 
 export type ServicesAdminDeps = ServiceDeps;
@@ -25,6 +26,7 @@ export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminD
     await userRoutes(typed(scope), ctx, guard);
     await groupRoutes(typed(scope), ctx, guard);
     await rateRoutes(typed(scope), ctx, guard);
+    await usageRoutes(typed(scope), ctx, guard);
   });
   return app;
 }
