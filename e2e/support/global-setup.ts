@@ -67,13 +67,13 @@ export default async function globalSetup(): Promise<void> {
     remotesFile: 'config/remotes.e2e.json',
     // Every test logs in from 127.0.0.1, often as the same demo user, and the counters live in Redis
     // across runs: the production limits would refuse logins part-way through the suite.
-    // The console's job queue apart from a portal running beside the tests (its worker would take the jobs).
+    // The queues and channels apart from a portal running beside the tests (its workers would take the
+    // jobs, its sockets hear the changes). The machine-client test's webhook receiver is on 127.0.0.1.
     env: {
       AUTH_ATTEMPTS_PER_IP: '100000',
       AUTH_ATTEMPTS_PER_EMAIL: '100000',
-      REQUEST_QUEUE_PREFIX: `e2e-${ports.gateway}`,
-      IRIS_QUEUE_PREFIX: `e2e-${ports.gateway}`,
-      REPORTBUILDER_QUEUE_PREFIX: `e2e-${ports.gateway}`,
+      PORTAL_REDIS_PREFIX: `e2e-${ports.gateway}`,
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     },
   });
   const running = table.map((spec) =>
