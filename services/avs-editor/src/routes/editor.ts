@@ -91,13 +91,33 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   app.get(
     AVS_EDITOR_ROUTES.displayData,
-    { onRequest, schema: { params: EditorPointParams, response: { 200: DisplayDataAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Read what the editor shows around a point',
+        description:
+          'The parcels, addresses and points of interest the address editor draws around a point (spec 03 §7).',
+        tags: ['Address editor'],
+        params: EditorPointParams,
+        response: { 200: DisplayDataAnswer, ...ERRORS },
+      },
+    },
     async (request) => displayData(ctx.ds, request.params.lat, request.params.lng),
   );
 
   app.get(
     AVS_EDITOR_ROUTES.pointData,
-    { onRequest, schema: { params: EditorPointParams, response: { 200: PointDataAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Read the data at a point',
+        description:
+          'The parcel at a point with its addresses and points of interest, for the add-address form.',
+        tags: ['Address editor'],
+        params: EditorPointParams,
+        response: { 200: PointDataAnswer, ...ERRORS },
+      },
+    },
     async (request) => ({
       success: true,
       data: await pointData(ctx.ds, request.params.lat, request.params.lng),
@@ -106,7 +126,16 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   app.get(
     AVS_EDITOR_ROUTES.settings,
-    { onRequest, schema: { response: { 200: AvsEditorSettings, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read the editor's settings",
+        description:
+          "Whether the caller may validate, how long a queue item is held, the map's zoom and the quality and parcel-type choices.",
+        tags: ['Address editor'],
+        response: { 200: AvsEditorSettings, ...ERRORS },
+      },
+    },
     async (request) => ({
       canValidate: isValidator(request.caller),
       holdSeconds: ctx.config.holdSeconds,
@@ -118,18 +147,33 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   app.get(
     AVS_EDITOR_ROUTES.edits,
-    { onRequest, schema: { params: EditorIdParams, response: { 200: EditorEditsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "List a parcel's edits",
+        description: 'Every edit made to a parcel and its addresses, newest first, with who made it.',
+        tags: ['Address editor'],
+        params: EditorIdParams,
+        response: { 200: EditorEditsAnswer, ...ERRORS },
+      },
+    },
     async (request) => ({ success: true, edits: await editsOfParcel(ctx.ds, request.params.id) }),
   );
 
   // ---------------------------------------------------------------- queues
 
-  const parcelQueue = (path: string, queue: ParcelQueue) => {
+  const parcelQueue = (path: string, queue: ParcelQueue, summary: string, description: string) => {
     app.get(
       path,
       {
         onRequest,
-        schema: { querystring: DequeueQuery, response: { 200: DequeueParcelAnswer, ...ERRORS } },
+        schema: {
+          summary,
+          description,
+          tags: ['Address editor'],
+          querystring: DequeueQuery,
+          response: { 200: DequeueParcelAnswer, ...ERRORS },
+        },
       },
       async (request) => {
         if (queue === 'validate' && !isValidator(request.caller)) throw forbidden(ROUTE_TEXT.validators);
@@ -137,22 +181,54 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       },
     );
   };
-  parcelQueue(AVS_EDITOR_ROUTES.multiParcel, 'multi');
-  parcelQueue(AVS_EDITOR_ROUTES.noAddressParcel, 'empty');
-  parcelQueue(AVS_EDITOR_ROUTES.dequeueValidateParcel, 'validate');
+  parcelQueue(
+    AVS_EDITOR_ROUTES.multiParcel,
+    'multi',
+    'Take the next parcel with several addresses',
+    'Holds the next parcel with more than one address for the caller (for the hold time) and answers it; `skip` passes over ones already seen.',
+  );
+  parcelQueue(
+    AVS_EDITOR_ROUTES.noAddressParcel,
+    'empty',
+    'Take the next parcel without an address',
+    'Holds the next parcel that has no address for the caller (for the hold time) and answers it; `skip` passes over ones already seen.',
+  );
+  parcelQueue(
+    AVS_EDITOR_ROUTES.dequeueValidateParcel,
+    'validate',
+    'Take the next parcel to validate',
+    'Holds the next parcel waiting for validation for the caller (validators only) and answers it; `skip` passes over ones already seen.',
+  );
 
   app.get(
     AVS_EDITOR_ROUTES.cantLocate,
     {
       onRequest,
-      schema: { querystring: DequeueRequestQuery, response: { 200: DequeueRequestAnswer, ...ERRORS } },
+      schema: {
+        summary: "Take the next can't-locate request",
+        description:
+          'Holds the next request whose address could not be located for the caller (for the hold time) and answers it; `skip` passes over ones already seen.',
+        tags: ['Address editor'],
+        querystring: DequeueRequestQuery,
+        response: { 200: DequeueRequestAnswer, ...ERRORS },
+      },
     },
     async (request) => dequeueCantLocate(ctx.ds, request.caller, ctx.config.holdSeconds, request.query.skip),
   );
 
   app.post(
     AVS_EDITOR_ROUTES.release,
-    { onRequest, schema: { body: ReleaseBody, response: { 200: SuccessAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Release a held item',
+        description:
+          'Gives back a parcel or request the caller holds from a queue, so another operator can take it.',
+        tags: ['Address editor'],
+        body: ReleaseBody,
+        response: { 200: SuccessAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const { kind, id } = request.body;
       // An id that is not one is simply not held by the caller: nothing to give back.
@@ -166,6 +242,22 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   // ---------------------------------------------------------------- edits
 
+  /** What the three marks of a parcel say in the API's document. */
+  const PARCEL_MARKS = {
+    investigate: {
+      summary: 'Mark a parcel for investigation',
+      description: 'Marks a parcel as needing investigation; 409 when it changed since `version`.',
+    },
+    unaddressable: {
+      summary: 'Mark a parcel unaddressable',
+      description: 'Marks a parcel as one that cannot have an address; 409 when it changed since `version`.',
+    },
+    reviewed: {
+      summary: 'Mark a parcel reviewed',
+      description: "Marks a parcel's addresses as reviewed; 409 when it changed since `version`.",
+    },
+  };
+
   /** An edit's answer, or the 409 of a refused one (conflict above). */
   const editAnswer = <T>(reply: FastifyReply, requestId: string, run: () => Promise<T>) =>
     run().catch((error: unknown) => conflict(reply, error, requestId));
@@ -175,6 +267,10 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
     {
       onRequest,
       schema: {
+        summary: 'Make an address the official one',
+        description:
+          "Makes the address its parcel's official address; 409 when the address changed since `version`.",
+        tags: ['Address editor'],
         params: EditorIdParams,
         body: AddressVersionBody,
         response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
@@ -195,6 +291,9 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       {
         onRequest,
         schema: {
+          summary: kind === 'accept' ? 'Accept an address' : 'Reject an address',
+          description: `${kind === 'accept' ? 'Accepts' : 'Rejects'} an address with a quality; 409 when it changed since \`version\`.`,
+          tags: ['Address editor'],
           params: EditorIdParams,
           body: QualityBody,
           response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
@@ -218,7 +317,16 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   app.post(
     AVS_EDITOR_ROUTES.addAddress,
-    { onRequest, schema: { body: AddAddressBody, response: { 200: AddressEditAnswer, ...EDIT_ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Add an address',
+        description: 'Adds an address on a parcel at a point; 409 when the parcel changed meanwhile.',
+        tags: ['Address editor'],
+        body: AddAddressBody,
+        response: { 200: AddressEditAnswer, ...EDIT_ERRORS },
+      },
+    },
     async (request, reply) =>
       editAnswer(reply, request.id, async () => ({
         success: true,
@@ -228,7 +336,16 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
 
   app.post(
     AVS_EDITOR_ROUTES.addPoi,
-    { onRequest, schema: { body: AddPoiBody, response: { 200: PoiEditAnswer, ...EDIT_ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Add a point of interest',
+        description: 'Adds a named point of interest on a parcel; 409 when the parcel changed meanwhile.',
+        tags: ['Address editor'],
+        body: AddPoiBody,
+        response: { 200: PoiEditAnswer, ...EDIT_ERRORS },
+      },
+    },
     async (request, reply) =>
       editAnswer(reply, request.id, async () => ({
         success: true,
@@ -241,6 +358,9 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
     {
       onRequest,
       schema: {
+        summary: 'Detach a point of interest',
+        description: 'Detaches a point of interest from its address; 409 when it changed since `version`.',
+        tags: ['Address editor'],
         params: EditorIdParams,
         body: PoiVersionBody,
         response: { 200: PoiEditAnswer, ...EDIT_ERRORS },
@@ -259,6 +379,8 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
       {
         onRequest,
         schema: {
+          ...PARCEL_MARKS[kind],
+          tags: ['Address editor'],
           params: EditorIdParams,
           body: ParcelVersionBody,
           response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
@@ -278,6 +400,10 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
     {
       onRequest,
       schema: {
+        summary: 'Validate a parcel',
+        description:
+          'Marks a parcel validated with its parcel type (validators only); 409 when it changed since `version`.',
+        tags: ['Address editor'],
         params: EditorIdParams,
         body: ValidateParcelBody,
         response: { 200: ParcelEditAnswer, ...EDIT_ERRORS },
@@ -300,6 +426,10 @@ export async function editorRoutes(app: TypedFastify, ctx: AvsEditorContext): Pr
     {
       onRequest,
       schema: {
+        summary: "Resolve a can't-locate request",
+        description:
+          "Gives a can't-locate request the address or point found for it, which sends the request on in its life; 409 when it changed meanwhile.",
+        tags: ['Address editor'],
         params: EditorRequestParams,
         body: ResolveCantLocateBody,
         response: { 200: ResolveCantLocateAnswer, ...EDIT_ERRORS },
