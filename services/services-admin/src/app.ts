@@ -1,5 +1,6 @@
 import { createSessionServiceApp, typed, type ServiceDeps } from '@portal/server-kit';
 import { guards } from './access';
+import { apiKeyRoutes } from './routes/apiKeys';
 import type { ServicesAdminConfig } from './config';
 import { settleKeptLists } from './page-for-model';
 import { pageForModelRoutes } from './routes/page-for-model';
@@ -26,6 +27,7 @@ export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminD
     await userRoutes(typed(scope), ctx, guard);
     await groupRoutes(typed(scope), ctx, guard);
     await rateRoutes(typed(scope), ctx, guard);
+    await apiKeyRoutes(typed(scope), ctx, guard);
     await usageRoutes(typed(scope), ctx, guard);
   });
   return app;

@@ -15,6 +15,7 @@ import { AvsEditor1764600000000 } from './1764600000000-AvsEditor';
 import { ImagerySurveys1764700000000 } from './1764700000000-ImagerySurveys';
 import { IrisAerialSurvey1764736000000 } from './1764736000000-IrisAerialSurvey';
 import { ApiKeys1764800000000 } from './1764800000000-ApiKeys';
+import { PeopleTotals1764800000001 } from './1764800000001-PeopleTotals';
 import { UsageMetering1764810000000 } from './1764810000000-UsageMetering';
 import { Webhooks1764820000000 } from './1764820000000-Webhooks';
 
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   ImagerySurveys1764700000000,
   IrisAerialSurvey1764736000000,
   ApiKeys1764800000000,
+  PeopleTotals1764800000001,
   UsageMetering1764810000000,
   Webhooks1764820000000,
 ];

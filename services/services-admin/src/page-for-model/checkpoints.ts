@@ -40,7 +40,10 @@ export async function pageFromCheckpoints(
 
   // The same filters, their values as elements of the function's boolean[] (EXECUTE … USING).
   const keyParams = new SqlParameters([], (n) => `($1)[${n}]`);
-  const keyConditions = request.filters.flatMap((filter) => conditionOf(filter, model, keyParams) ?? []);
+  const keyConditions = [
+    ...(model.only ? [model.only] : []),
+    ...request.filters.flatMap((filter) => conditionOf(filter, model, keyParams) ?? []),
+  ];
   const keysQuery = `SELECT ARRAY[${keys.map(({ expression }) => `${expression}::text`).join(', ')}]
     FROM ${model.from} ${whereOf(keyConditions)} ORDER BY ${ascending}`;
   const listKey = JSON.stringify(['checkpoints', keysQuery, keyParams.values, step]);

@@ -144,7 +144,7 @@ export function selectionOf(request: PageRequest, params = new SqlParameters()):
   });
   return {
     model,
-    conditions: applied.map(({ condition }) => condition),
+    conditions: [...(model.only ? [model.only] : []), ...applied.map(({ condition }) => condition)],
     params,
     kept: keptOf(
       model,

@@ -1,4 +1,5 @@
 import type { ADMIN_MODELS, FilterOperator } from '@portal/contracts';
+import { PEOPLE } from '../store/lookups';
 import { USER_PAGE_COLUMNS, type RowSource, type Rows } from '../store/views';
 
 /**
@@ -39,6 +40,8 @@ export interface Field {
 export interface Model {
   from: string;
   alias: string;
+  /** A condition every row of the model meets, before any filter (users: people, not API keys' rows). */
+  only?: string;
   /** Joined only when a sort needs it; filters use `scope` instead, so counting never joins. */
   groupJoin?: string;
   fields: Record<string, Field>;
@@ -58,6 +61,8 @@ export const MODELS: Record<ModelName, Model> = {
   users: {
     from: 'identity.users u',
     alias: 'u',
+    // An API key's own account row (issue 22) is not a user of the grid; the kept totals count people only.
+    only: PEOPLE,
     groupJoin: `LEFT JOIN (
         SELECT g.id, row_number() OVER (ORDER BY lower(g.name), g.id) AS position FROM identity.groups g
       ) gp ON gp.id = u.group_id`,

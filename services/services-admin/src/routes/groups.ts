@@ -11,7 +11,7 @@ import {
   SuccessAnswer,
 } from '@portal/contracts';
 import { messages } from '@portal/domain';
-import { GroupEntity, PG_ERROR, pgErrorCode, UserEntity } from '@portal/db';
+import { GroupEntity, PG_ERROR, pgErrorCode } from '@portal/db';
 import { badRequest, conflict, type TypedFastify } from '@portal/server-kit';
 import type { Guard } from '../access';
 import { recordChange } from '../store/audit';
@@ -19,7 +19,8 @@ import type { ServicesAdminContext } from '../context';
 import { assertUserExists, groupOr404 } from '../store/lookups';
 import { normaliseReferences } from '../references';
 import { ERRORS } from '../schemas';
-import { groupCodeTaken, listGroups } from '../store/groups';
+import { deleteGroupKeyAccounts } from '../store/apiKeys';
+import { groupCodeTaken, groupPeopleCount, listGroups } from '../store/groups';
 import { adminGroup } from '../store/views';
 
 const GROUP_TEXT = {
@@ -179,9 +180,11 @@ export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContex
       const { id } = request.params;
       await ds.transaction(async (manager) => {
         const group = await groupOr404(manager, id, true);
-        const members = await manager.countBy(UserEntity, { groupId: id });
+        const members = await groupPeopleCount(manager, id);
         if (members > 0) throw conflict(GROUP_TEXT.stillHasUsers(members));
         const before = await adminGroup(manager, id);
+        // The group's API keys go with it, and their account rows (which would hold the group otherwise).
+        await deleteGroupKeyAccounts(manager, id);
         await manager.delete(GroupEntity, id);
         await recordChange(manager, request, {
           entity: 'group',

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AuditRecordEntity } from '@portal/db';
 
 export interface Change {
-  entity: 'user' | 'group' | 'rates';
+  entity: 'user' | 'group' | 'rates' | 'apiKey';
   entityId: string;
   message: string;
   /** The state before and after the change; null for a creation or a deletion. */

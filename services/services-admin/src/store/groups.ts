@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { AdminListQuery } from '@portal/contracts';
 import { GroupEntity } from '@portal/db';
 import { idWindow } from './id-window';
+import { PEOPLE } from './lookups';
 import { adminGroups } from './views';
 
 const GROUPS_DEFAULT_LIMIT = 500;
@@ -46,4 +47,13 @@ export async function groupCodeTaken(
     .where('lower(g.code) = lower(:code)', { code })
     .andWhere(groupId ? 'g.id <> :groupId' : 'true', { groupId })
     .getExists();
+}
+
+/** How many people are in the group (an API key's account row is the key's, not a member). */
+export async function groupPeopleCount(manager: EntityManager, groupId: string): Promise<number> {
+  const [{ count }]: { count: number }[] = await manager.query(
+    `SELECT count(*)::int AS count FROM identity.users u WHERE u.group_id = $1 AND ${PEOPLE}`,
+    [groupId],
+  );
+  return count;
 }

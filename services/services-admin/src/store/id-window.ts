@@ -8,6 +8,8 @@ export interface WindowQuery {
   alias: string;
   /** Columns that must equal a value (one group's members). */
   equals?: Record<string, string>;
+  /** A fixed SQL condition every row meets (people only: PEOPLE of lookups.ts). */
+  only?: string;
   /** Text to find anywhere in any of `columns`, case-insensitively; blank or absent: every row. */
   search?: { text: string | undefined; columns: string[] };
   orderBy: string;
@@ -21,10 +23,11 @@ export interface WindowQuery {
  */
 export async function idWindow(
   manager: EntityManager,
-  { from, alias, equals = {}, search, orderBy, limit, offset }: WindowQuery,
+  { from, alias, equals = {}, only, search, orderBy, limit, offset }: WindowQuery,
 ): Promise<{ ids: string[]; total: number }> {
   const params = new SqlParameters();
   const conditions = Object.entries(equals).map(([column, value]) => `${column} = ${params.bind(value)}`);
+  if (only) conditions.push(only);
   const text = search?.text?.trim();
   if (search && text) {
     const pattern = params.bind(containsPattern(text));

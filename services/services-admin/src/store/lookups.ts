@@ -31,8 +31,21 @@ async function byIdOr404<T extends UserEntity | GroupEntity>(
   return row;
 }
 
-export const userOr404 = (manager: EntityManager, id: string, lock = false) =>
-  byIdOr404(manager, UserEntity, id, lock, NOT_FOUND_TEXT.noUser);
+/**
+ * A person's row (the users grid's edits and deletes, their services): an API key's own account row
+ * (kind 'apiKey', issue 22) is not a user here — it is the key's, changed through the key's routes.
+ */
+export async function userOr404(manager: EntityManager, id: string, lock = false): Promise<UserEntity> {
+  if (isUuid(id) && !(await isPerson(manager, id))) throw notFound(NOT_FOUND_TEXT.noUser);
+  return byIdOr404(manager, UserEntity, id, lock, NOT_FOUND_TEXT.noUser);
+}
+
+/** PEOPLE: the condition on `identity.users u` that leaves out API keys' account rows (issue 22). */
+export const PEOPLE = `u.kind = 'person'`;
+
+const isPerson = async (manager: EntityManager, id: string) =>
+  ((await manager.query(`SELECT 1 FROM identity.users u WHERE u.id = $1 AND ${PEOPLE}`, [id])) as unknown[])
+    .length > 0;
 
 export const groupOr404 = (manager: EntityManager, id: string, lock = false) =>
   byIdOr404(manager, GroupEntity, id, lock, NOT_FOUND_TEXT.noGroup);
@@ -49,7 +62,10 @@ export async function serviceOr404(manager: EntityManager, service: string): Pro
   return found;
 }
 
-/** A user id given in a body (a group's admin): 400 rather than 404, since the call's own target exists. */
+/**
+ * A user id given in a body (a group's admin): 400 rather than 404, since the call's own target exists.
+ * A person: an API key's account row is never a group's admin.
+ */
 export async function assertUserExists(manager: EntityManager, id: string, message: string): Promise<void> {
-  if (!isUuid(id) || !(await manager.existsBy(UserEntity, { id }))) throw badRequest(message);
+  if (!isUuid(id) || !(await isPerson(manager, id))) throw badRequest(message);
 }

@@ -112,7 +112,7 @@ const GROUP_VIEW: View = {
     g.professional_fee_percentage::float8 AS "professionalFeePercentage", g.extra_field AS "extraField",
     g.report_name_format AS "reportNameFormat", g."references", g.claims_references AS "claimsReferences",
     COALESCE(d.services, '{}') AS services,
-    (SELECT count(*)::int FROM identity.users m WHERE m.group_id = g.id) AS "userCount"`,
+    (SELECT count(*)::int FROM identity.users m WHERE m.group_id = g.id AND m.kind = 'person') AS "userCount"`,
   from: `
     JOIN identity.groups g ON g.id = p.id
     LEFT JOIN identity.users a ON a.id = g.admin_user_id
