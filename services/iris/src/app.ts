@@ -4,6 +4,7 @@ import {
   closeQueue,
   createSessionServiceApp,
   createStorage,
+  installMetering,
   typed,
   type ServiceDeps,
 } from '@portal/server-kit';
@@ -18,6 +19,8 @@ export async function buildApp(config: IrisConfig, deps: IrisDeps) {
   // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
   // gated by the route table (libs/domain/src/routeAccess.ts).
   const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
+  // IRiS reports created are counted per group (docs/architecture.md "Usage metering").
+  await installMetering(app, config, deps);
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   // The PDFs are queued here and rendered by src/worker.ts (another process, one browser each).
   const queue = createPdfQueue(PORTAL_QUEUES.irisPdf, {

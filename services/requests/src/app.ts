@@ -2,6 +2,7 @@ import {
   closeQueue,
   createSessionServiceApp,
   createStorage,
+  installMetering,
   typed,
   type ServiceDeps,
 } from '@portal/server-kit';
@@ -20,6 +21,8 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   // Sessions verified (identity alone signs them), /health and /ready for the pool and Redis; every route
   // gated by the route table (libs/domain/src/routeAccess.ts).
   const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
+  // SAVi requests created are counted per group (docs/architecture.md "Usage metering").
+  await installMetering(app, config, deps);
   const ctx = { config, ds: deps.ds, redis: deps.redis };
   await app.register(async (scope) => {
     await requestRoutes(typed(scope), ctx);

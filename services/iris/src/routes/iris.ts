@@ -168,6 +168,7 @@ export async function irisRoutes(
       await insertReport(ctx.ds, { requestId: target.id, userId: target.user_id, ...point, data });
       const created = await readReportOfRequest(ctx.ds, target.id);
       if (!created) throw notFound(IRIS_TEXT.noRequest);
+      app.meter(request, 'iris_report');
       reply.code(201);
       return { success: true, request: requestAnswer, report: toIrisReport(created, null) };
     },

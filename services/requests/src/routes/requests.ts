@@ -92,6 +92,8 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
       const created = await insertRequest(ctx.ds, request.caller, form, measurements.checked);
       if (created.inserted) await publishRequestCreated(ctx, created, request.log);
       else reply.header('idempotent-replayed', 'true');
+      // Metered once per SAVi request (an idempotent replay is the same request).
+      if (created.inserted && request.body.requestType === 'SAVI') app.meter(request, 'savi_request');
       return reply
         .code(201)
         .header(REQUEST_HEADERS.location, REQUEST_API.any(created.id))
