@@ -12,6 +12,58 @@ export interface RequestsConfig extends BaseConfig {
   queuePrefix: string;
   /** Beyond the spec: the hours a request may wait in each open status before the console shows it ageing. */
   ageingTargets: Record<string, number>;
+  /** Webhook delivery (issue 22; the worker's services/requests/src/webhooks/). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS=true: deliver to private, loopback and link-local addresses too. */
+  allowPrivateTargets: boolean;
+  /** Pause before each retry (ms): WEBHOOK_RETRY_SCHEDULE_MS, comma-separated; the default spans > 24 h. */
+  retryScheduleMs: number[];
+  /** An endpoint failing this long (since its last success) is disabled (WEBHOOK_DISABLE_AFTER_MS). */
+  disableAfterMs: number;
+  /** One attempt's time limit (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** How often the sweeper looks for undispatched events and lost deliveries (WEBHOOK_SWEEP_MS). */
+  sweepIntervalMs: number;
+  /** Deliveries one worker process sends at once (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Outgoing mail: SMTP_URL, or files in VAR_DIR/mail without it; MAIL_FROM. */
+  smtpUrl?: string;
+  mailFrom: string;
+  mailDir: string;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, 12 h, 12 h: eleven tries over about 40 hours. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
+  10 * SECOND,
+  MINUTE,
+  5 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  4 * HOUR,
+  8 * HOUR,
+  12 * HOUR,
+  12 * HOUR,
+];
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** WEBHOOK_RETRY_SCHEDULE_MS: positive integers, comma-separated; the default where it is not that. */
+export function readRetrySchedule(raw: string | undefined): number[] {
+  if (!raw?.trim()) return DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS;
+  const pauses = raw.split(',').map((part) => Number(part.trim()));
+  return pauses.length > 0 && pauses.every((pause) => Number.isInteger(pause) && pause > 0)
+    ? pauses
+    : DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS;
 }
 
 /** services/requests (and its worker): port 3004, `PORT` overrides; storage under VAR_DIR/storage. */
@@ -24,6 +76,17 @@ export function loadRequestsConfig(env: Record<string, string | undefined> = pro
     jobConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 2,
     queuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || 'portal',
     ageingTargets: readAgeingTargets(env.REQUEST_AGEING_TARGETS),
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS?.trim().toLowerCase() === 'true',
+      retryScheduleMs: readRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_MS),
+      disableAfterMs: positiveInt(env.WEBHOOK_DISABLE_AFTER_MS, 24 * HOUR),
+      timeoutMs: positiveInt(env.WEBHOOK_TIMEOUT_MS, 10 * SECOND),
+      sweepIntervalMs: positiveInt(env.WEBHOOK_SWEEP_MS, 30 * SECOND),
+      concurrency: positiveInt(env.WEBHOOK_CONCURRENCY, 10),
+      smtpUrl: env.SMTP_URL?.trim() || undefined,
+      mailFrom: env.MAIL_FROM?.trim() || 'Property Portal <no-reply@portal.local>',
+      mailDir: join(base.varDir, 'mail'),
+    },
   };
 }
 

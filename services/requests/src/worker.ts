@@ -9,6 +9,7 @@ import {
   jsonLineLog,
   observeDatabasePool,
   observeQueues,
+  portalMailer,
   processRegistry,
   startWorkerEndpoints,
 } from '@portal/server-kit';
@@ -16,6 +17,7 @@ import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
 import { CONSOLE_QUEUE, bullConnection, createConsoleQueue } from './jobs/consoleJobs';
 import { processConsoleJob } from './jobs/run';
+import { startWebhookWorkers } from './webhooks/workers';
 
 /**
  * The request console's worker (a process of its own, config/services.json `requests-worker`): runs the
@@ -31,7 +33,18 @@ async function main() {
   const storage = createStorage({ driver: 'local', dir: config.storageDir });
   const registry = processRegistry('requests-worker');
   const depthQueue = createConsoleQueue(config.redisUrl, config.queuePrefix);
-  observeQueues(registry, [depthQueue]);
+  // Webhook delivery (issue 22): the outbox's listener, fan-out, deliveries and sweeper (webhooks/workers.ts).
+  const log = jsonLineLog('requests-worker');
+  const webhooks = await startWebhookWorkers({
+    ds,
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    prefix: config.queuePrefix,
+    settings: config.webhooks,
+    mailer: portalMailer(config.webhooks, log),
+    log: (level, msg, detail) => log[level](detail ?? {}, msg),
+  });
+  observeQueues(registry, [depthQueue, webhooks.dispatchQueue, webhooks.deliveryQueue]);
   observeDatabasePool(registry, ds);
   const durations = jobDurationHistogram(registry);
 
@@ -75,16 +88,14 @@ async function main() {
 
   // SIGTERM: no new job is taken, running jobs finish (worker.close waits for them), then the endpoints and
   // connections close.
-  closeGracefully(
-    { name: 'requests-worker', graceMs: 60_000, log: jsonLineLog('requests-worker') },
-    async () => {
-      await worker.close();
-      await closeQueue(depthQueue);
-      await new Promise((resolve) => server.close(resolve));
-      await ds.destroy();
-      await redis.quit();
-    },
-  );
+  closeGracefully({ name: 'requests-worker', graceMs: 60_000, log }, async () => {
+    await worker.close();
+    await webhooks.close();
+    await closeQueue(depthQueue);
+    await new Promise((resolve) => server.close(resolve));
+    await ds.destroy();
+    await redis.quit();
+  });
 }
 
 main().catch((err) => {

@@ -54,7 +54,9 @@ export class Webhooks1764820000000 implements MigrationInterface {
         occurred_at timestamptz NOT NULL DEFAULT now(),
         dispatched_at timestamptz
       )`);
-    await q('CREATE INDEX events_undispatched_idx ON webhooks.events (occurred_at) WHERE dispatched_at IS NULL');
+    await q(
+      'CREATE INDEX events_undispatched_idx ON webhooks.events (occurred_at) WHERE dispatched_at IS NULL',
+    );
     await q(`
       CREATE TABLE webhooks.deliveries (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -71,8 +73,12 @@ export class Webhooks1764820000000 implements MigrationInterface {
         delivered_at timestamptz,
         CONSTRAINT deliveries_event_endpoint_unique UNIQUE (event_id, endpoint_id)
       )`);
-    await q('CREATE INDEX deliveries_endpoint_idx ON webhooks.deliveries (endpoint_id, created_at DESC, id DESC)');
-    await q(`CREATE INDEX deliveries_pending_idx ON webhooks.deliveries (next_attempt_at) WHERE status = 'pending'`);
+    await q(
+      'CREATE INDEX deliveries_endpoint_idx ON webhooks.deliveries (endpoint_id, created_at DESC, id DESC)',
+    );
+    await q(
+      `CREATE INDEX deliveries_pending_idx ON webhooks.deliveries (next_attempt_at) WHERE status = 'pending'`,
+    );
     await q(`
       CREATE TABLE webhooks.attempts (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
