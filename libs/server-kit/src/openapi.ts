@@ -62,6 +62,7 @@ export function gateAnswers(entry: RouteAccessEntry): number[] {
  */
 export function operationIdOf(method: string, url: string): string {
   const words = url
+    .replace(/\{([^}]+)\}/g, ':$1')
     .replace(/^\/api(\/v1\.0)?/, '')
     .split('/')
     .filter(Boolean)
@@ -131,7 +132,6 @@ export function openapiTransform(service: string | undefined): Transform {
       schema: {
         ...own,
         ...wildcardParams,
-        operationId: own.operationId ?? operationIdOf(method, url),
         ...(entry ? { security: securityOf(entry) } : {}),
         response,
       },
@@ -200,6 +200,35 @@ export function shareErrorAnswers<T extends { paths?: unknown; components?: unkn
   return document;
 }
 
+/**
+ * Per operation, what only the finished document knows: an operationId from its own method (a route of
+ * several methods has one schema for all), and no path parameter its path does not have (a params schema
+ * shared by a route with and without an optional segment).
+ */
+export function finishOperations<T extends { paths?: unknown }>(document: T): T {
+  for (const [path, item] of Object.entries(
+    (document.paths ?? {}) as Record<string, Record<string, unknown>>,
+  ))
+    for (const [method, value] of Object.entries(item)) {
+      const operation = value as { operationId?: string; parameters?: { in?: string; name?: string }[] };
+      operation.operationId ??= operationIdOf(method, path);
+      if (operation.parameters)
+        operation.parameters = operation.parameters.filter(
+          (parameter) => parameter.in !== 'path' || path.includes(`{${parameter.name}}`),
+        );
+    }
+  return document;
+}
+
+/**
+ * A file answer (a PDF, a picture, a spreadsheet) in a route's response schema: the document then says what
+ * the operation sends. Fastify sends a stream or a buffer as it is (no serializer runs for it).
+ */
+export const fileAnswer = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+});
+
 export interface OpenapiOptions {
   /** The service's name in the route table (security and gate answers from it); unset for a plain app. */
   service?: string;
@@ -221,7 +250,9 @@ export function installOpenapi(app: FastifyInstance, options: OpenapiOptions): v
     },
     transform: openapiTransform(options.service) as FastifyDynamicSwaggerOptions['transform'],
     transformObject: (document) =>
-      'openapiObject' in document ? shareErrorAnswers(document.openapiObject) : document.swaggerObject,
+      'openapiObject' in document
+        ? finishOperations(shareErrorAnswers(document.openapiObject))
+        : document.swaggerObject,
   };
   swagger(app, swaggerOptions, (error) => {
     if (error) throw error;
