@@ -32,6 +32,7 @@ import {
   badRequest,
   callerHooks,
   conflict,
+  fileAnswer,
   forbidden,
   notFound,
   type Caller,
@@ -122,7 +123,15 @@ export async function irisRoutes(
 
   app.get(
     IRIS_ROUTES.settings,
-    { onRequest, schema: { response: { 200: IrisSettings, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read IRiS's settings",
+        description: 'What the IRiS screens need besides the reports: the support address.',
+        tags: ['IRiS'],
+        response: { 200: IrisSettings, ...ERRORS },
+      },
+    },
     async () => ({ supportEmail: ctx.config.supportEmail }),
   );
 
@@ -131,6 +140,10 @@ export async function irisRoutes(
     {
       onRequest,
       schema: {
+        summary: 'Create the risk report of a request',
+        description:
+          "Creates the IRiS risk report of an IRIS request (its risk data computed at the request's point) and answers it with the request; asking again answers the report there is (200, 201 when created).",
+        tags: ['IRiS'],
         body: IrisCreateBody,
         response: { 200: IrisCreateAnswer, 201: IrisCreateAnswer, ...ERRORS },
       },
@@ -179,6 +192,10 @@ export async function irisRoutes(
     {
       onRequest,
       schema: {
+        summary: 'Read a risk report',
+        description:
+          "A risk report with its risk data, imagery choices and the state of its PDF; the owner's, an administrator's or an operator's.",
+        tags: ['IRiS'],
         params: ReportIdParams,
         response: { 200: Type.Object({ success: Type.Boolean(), report: IrisReport }), ...ERRORS },
       },
@@ -191,7 +208,17 @@ export async function irisRoutes(
 
   app.get(
     IRIS_ROUTES.canGenerate,
-    { onRequest, schema: { params: ReportIdParams, response: { 200: CanGenerateAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Ask whether a report's PDF can be made",
+        description:
+          'Whether the report is ready for its PDF (its imagery prepared), and why not when it is not.',
+        tags: ['IRiS'],
+        params: ReportIdParams,
+        response: { 200: CanGenerateAnswer, ...ERRORS },
+      },
+    },
     async (request) => canGenerate(await loadReport(request.params.reportId, request.caller)),
   );
 
@@ -200,6 +227,10 @@ export async function irisRoutes(
     {
       onRequest,
       schema: {
+        summary: "Queue a report's PDF",
+        description:
+          "Queues the PDF of the report's current version (once per version: asking again answers the same job); poll pdf/ready, then download it.",
+        tags: ['IRiS'],
         params: Type.Object({
           reportId: Type.String({ format: 'uuid' }),
           requestId: Type.String({ format: 'uuid' }),
@@ -218,7 +249,17 @@ export async function irisRoutes(
 
   app.get(
     IRIS_ROUTES.ready,
-    { onRequest, schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Ask whether a report's PDF is ready",
+        description:
+          "The state of the report's PDF job (queued, running, done, failed, cancelled), its progress in per cent, and the download URL once it is done.",
+        tags: ['IRiS'],
+        params: ReportIdParams,
+        response: { 200: ReadyAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const report = await loadReport(request.params.reportId, request.caller);
       let job = await currentJob(ctx.ds, report);
@@ -233,7 +274,14 @@ export async function irisRoutes(
     IRIS_ROUTES.regenerate,
     {
       onRequest,
-      schema: { params: ReportIdParams, response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS } },
+      schema: {
+        summary: "Make a report's PDF again",
+        description:
+          'Queues a new PDF of the report (a new version), e.g. after its imagery changed; 409 while one is being made.',
+        tags: ['IRiS'],
+        params: ReportIdParams,
+        response: { 200: GenerateAnswer, 409: ErrorAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const before = await loadReport(request.params.reportId, request.caller);
@@ -252,7 +300,13 @@ export async function irisRoutes(
     method: ['GET', 'POST'],
     url: IRIS_ROUTES.cancel,
     onRequest,
-    schema: { params: ReportIdParams, response: { 200: ReadyAnswer, ...ERRORS } },
+    schema: {
+      summary: "Cancel a report's PDF",
+      description: "Cancels the report's queued or running PDF job and answers the job's state after.",
+      tags: ['IRiS'],
+      params: ReportIdParams,
+      response: { 200: ReadyAnswer, ...ERRORS },
+    },
     handler: async (request) => {
       const { reportId } = request.params as { reportId: string };
       const report = await loadReport(reportId, request.caller);
@@ -262,24 +316,44 @@ export async function irisRoutes(
     },
   });
 
-  app.get(IRIS_ROUTES.download, { onRequest, schema: { params: ReportIdParams } }, async (request, reply) => {
-    const report = await loadReport(request.params.reportId, request.caller);
-    const job = await latestDonePdf(ctx.ds, report.id);
-    const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
-    if (!file) throw notFound(IRIS_TEXT.notReady);
-    return reply
-      .header('content-type', 'application/pdf')
-      .header('content-length', String(file.info.size))
-      .header('content-disposition', `attachment; filename="IRiS-${report.grip_reference}.pdf"`)
-      .header('cache-control', 'private, no-cache')
-      .send(file.stream);
-  });
+  app.get(
+    IRIS_ROUTES.download,
+    {
+      onRequest,
+      schema: {
+        summary: "Download a report's PDF",
+        description: "The report's latest PDF (application/pdf, as an attachment); 404 while none is done.",
+        tags: ['IRiS'],
+        params: ReportIdParams,
+        response: { 200: fileAnswer('application/pdf', 'The PDF of the report.'), ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const report = await loadReport(request.params.reportId, request.caller);
+      const job = await latestDonePdf(ctx.ds, report.id);
+      const file = job?.file_key ? await ctx.storage.stream(job.file_key) : null;
+      if (!file) throw notFound(IRIS_TEXT.notReady);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-length', String(file.info.size))
+        .header('content-disposition', `attachment; filename="IRiS-${report.grip_reference}.pdf"`)
+        .header('cache-control', 'private, no-cache')
+        .send(file.stream);
+    },
+  );
 
   app.route({
     method: ['GET', 'POST'],
     url: IRIS_ROUTES.clean,
     onRequest,
-    schema: { params: ReportIdParams, response: { 200: SuccessAnswer, ...ERRORS } },
+    schema: {
+      summary: "Clear a report's imagery choices",
+      description:
+        "Removes the report's chosen aerial view and high-resolution status, so the imagery step starts over.",
+      tags: ['IRiS'],
+      params: ReportIdParams,
+      response: { 200: SuccessAnswer, ...ERRORS },
+    },
     handler: async (request) => {
       const { reportId } = request.params as { reportId: string };
       const report = await loadReport(reportId, request.caller);
@@ -296,6 +370,10 @@ export async function irisRoutes(
     {
       onRequest,
       schema: {
+        summary: 'Set the high-resolution imagery status',
+        description:
+          "Records the report's high-resolution imagery status (the most common of the counts sent must be the one named).",
+        tags: ['IRiS'],
         params: Type.Object({
           reportId: Type.String({ format: 'uuid' }),
           status: literalUnion(HIGH_RES_STATUSES),
@@ -328,6 +406,10 @@ export async function irisRoutes(
       onRequest,
       bodyLimit: AERIAL_MAX_BYTES,
       schema: {
+        summary: "Set a report's aerial view",
+        description:
+          "Stores the request's body, a picture (Content-Type image/jpeg or image/png), as one of the report's aerial views, with the imagery survey it came from.",
+        tags: ['IRiS'],
         params: Type.Object({
           reportId: Type.String({ format: 'uuid' }),
           viewId: literalUnion(AERIAL_VIEW_IDS),
