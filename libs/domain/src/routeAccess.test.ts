@@ -1,6 +1,7 @@
 import {
   ROUTE_ACCESS,
   ROUTE_ACCESS_APPS,
+  expectedKeyRefusal,
   expectedRefusal,
   isRouteAccessApp,
   routeAccess,
@@ -59,5 +60,59 @@ describe('routeAccess', () => {
     expect(expectedRefusal(consoleRoles, ['authenticated'])).toBe(403);
     expect(expectedRefusal(consoleRoles, ['authenticated', 'saviQC'])).toBe(403);
     expect(expectedRefusal(consoleRoles, ['authenticated', 'saviOperator'])).toBeNull();
+  });
+
+  it('expects what the gate answers an API key: the table’s key, service and scope, then the key’s roles', () => {
+    const every = { services: ['avs', 'iris', 'savi', 'spatialkey'], scope: 'write' as const, roles: [] };
+    const readOnly = { ...every, scope: 'read' as const };
+    const avsOnly = { ...every, services: ['avs'] };
+    const staff = { ...every, roles: ['saviOperator'] };
+    const open = { allow: ['anonymous'] as const };
+    const closed = { allow: ['authenticated'] as const };
+    const lookup = {
+      allow: ['authenticated'] as const,
+      key: { service: 'avs' as const, scope: 'read' as const },
+    };
+    const create = {
+      allow: ['authenticated'] as const,
+      key: { service: 'request' as const, scope: 'write' as const },
+    };
+    const submit = {
+      allow: ['admin', 'saviOperator', 'saviQC'] as const,
+      key: { service: 'savi' as const, scope: 'write' as const },
+    };
+    // Open routes: the gate does not look at the key.
+    expect(expectedKeyRefusal(open, readOnly)).toBeNull();
+    // No `key`: closed to keys, whatever the key.
+    expect(expectedKeyRefusal(closed, every)).toBe(403);
+    expect(expectedKeyRefusal(closed, staff)).toBe(403);
+    // The service named by the entry; 'request' is the service's to decide.
+    expect(expectedKeyRefusal(lookup, avsOnly)).toBeNull();
+    expect(expectedKeyRefusal(lookup, { ...every, services: ['iris'] })).toBe(403);
+    expect(expectedKeyRefusal(create, { ...every, services: ['iris'] })).toBeNull();
+    // Scope: a read-only key reads only.
+    expect(expectedKeyRefusal(lookup, readOnly)).toBeNull();
+    expect(expectedKeyRefusal(create, readOnly)).toBe(403);
+    // Roles: only the staff roles given to the key.
+    expect(expectedKeyRefusal(submit, every)).toBe(403);
+    expect(expectedKeyRefusal(submit, staff)).toBeNull();
+    expect(expectedKeyRefusal(submit, { ...staff, scope: 'read' })).toBe(403);
+    expect(expectedKeyRefusal(submit, { ...staff, services: ['avs'] })).toBe(403);
+  });
+
+  it('opens to keys no route of accounts, administration or the address editor', () => {
+    const staffKey = {
+      services: ['avs', 'iris', 'savi', 'spatialkey'],
+      scope: 'write' as const,
+      roles: ['admin'],
+    };
+    for (const entry of ROUTE_ACCESS.filter(
+      (one) =>
+        ['identity', 'services-admin', 'avs-editor'].includes(one.app) && !one.allow.includes('anonymous'),
+    ))
+      expect({ route: `${entry.method} ${entry.url}`, answer: expectedKeyRefusal(entry, staffKey) }).toEqual({
+        route: `${entry.method} ${entry.url}`,
+        answer: 403,
+      });
   });
 });

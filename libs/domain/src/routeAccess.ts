@@ -421,3 +421,29 @@ export function expectedRefusal(
   if (entry.allow.includes('authenticated')) return null;
   return entry.allow.some((role) => roles.includes(role)) ? null : 403;
 }
+
+/** What the gate reads of an API key (issue 22): its services, its scope and the staff roles given to it. */
+export interface KeyCaller {
+  services: readonly string[];
+  scope: 'read' | 'write';
+  roles: readonly string[];
+}
+
+/**
+ * The gate's answer for a valid API key (server-kit's route gate, in its order): nothing on a route open
+ * to anyone (the gate does not look), 403 on a route the table does not open to keys, without the entry's
+ * service ('request': the service decides, after the gate) or with a read-only key on a writing route, and
+ * then the role gate with the key's own roles ('authenticated' and the staff roles given to it). An invalid
+ * key (forged, truncated, revoked, expired) is a 401 on every guarded route instead.
+ */
+export function expectedKeyRefusal(
+  entry: Pick<RouteAccessEntry, 'allow' | 'key'>,
+  key: KeyCaller,
+): 403 | null {
+  if (entry.allow.includes('anonymous')) return null;
+  if (!entry.key) return 403;
+  const { service, scope } = entry.key;
+  if (service !== 'request' && !key.services.includes(service)) return 403;
+  if (scope === 'write' && key.scope !== 'write') return 403;
+  return expectedRefusal(entry, ['authenticated', ...key.roles]) === 403 ? 403 : null;
+}
