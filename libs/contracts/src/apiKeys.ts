@@ -36,7 +36,11 @@ export const DEFAULT_API_RATE_LIMIT_PER_MINUTE = 600;
 export const ApiKeyService = Type.Union(SERVICE_IDENTIFIERS.map((id) => Type.Literal(id)));
 
 export const CreateApiKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, description: 'What the key is for (shown in the list).' }),
+  name: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'What the key is for (shown in the list).',
+  }),
   services: Type.Array(ApiKeyService, {
     minItems: 1,
     uniqueItems: true,
@@ -81,6 +85,13 @@ export const CreatedApiKey = Type.Composite([ApiKey, Type.Object({ key: Type.Str
 export type CreatedApiKey = Static<typeof CreatedApiKey>;
 
 export const ApiKeyList = Type.Object({
+  /** The group, and the services a new key may choose from (the group's). */
+  group: Type.Object({
+    _id: Type.String(),
+    name: Type.String(),
+    code: Type.String(),
+    services: Type.Array(Type.String()),
+  }),
   keys: Type.Array(ApiKey),
   /** The group's limit per key per minute, and whether it is the portal's default. */
   rateLimitPerMinute: Type.Integer(),

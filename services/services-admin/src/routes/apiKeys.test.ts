@@ -151,6 +151,7 @@ describe('API keys', () => {
     expect(list.keys.map((key) => key.name)).toEqual(['Quote engine', 'Claims intake']);
     expect(list.keys[0]).toMatchObject({ _id: second._id, createdByName: 'Thandiwe Nkosi', state: 'active' });
     expect(list).toMatchObject({
+      group: { _id: kmi, code: 'KMI', services: ['avs', 'iris', 'savi', 'spatialkey'] },
       rateLimitPerMinute: DEFAULT_API_RATE_LIMIT_PER_MINUTE,
       rateLimitIsDefault: true,
     });

@@ -136,7 +136,7 @@ export async function apiKeyRoutes(
         summary: "List a group's API keys",
         description:
           "The group's keys, newest first, with their prefix, creator, state, last use and use count (never the " +
-          "key itself), and the group's limit of calls per minute per key.",
+          'key itself); the group with the services a key may use, and its limit of calls per minute per key.',
         tags: TAGS,
         params: IdParams,
         response: { 200: ApiKeyList, ...errorAnswers(400, 401, 403, 404) },
@@ -146,7 +146,11 @@ export async function apiKeyRoutes(
       const { id: groupId } = request.params;
       await assertAdminOfGroup(ds, request.actor, groupId);
       const group = await keyGroupOr404(ds.manager, groupId);
-      return { keys: await groupApiKeys(ds.manager, groupId), ...rateLimitOf(group) };
+      return {
+        group: { _id: group.id, name: group.name, code: group.code, services: group.services },
+        keys: await groupApiKeys(ds.manager, groupId),
+        ...rateLimitOf(group),
+      };
     },
   );
 

@@ -26,6 +26,7 @@ const API_KEY_FROM = `identity.api_keys k LEFT JOIN identity.users c ON c.id = k
 /** What a key's routes need of its group: whether it exists, its code, services and limit. */
 export interface KeyGroup {
   id: string;
+  name: string;
   code: string;
   /** The services linked to the group (identifiers): a key may use some of these only. */
   services: string[];
@@ -40,7 +41,7 @@ export async function keyGroupOr404(
 ): Promise<KeyGroup> {
   const [group]: KeyGroup[] = isUuid(groupId)
     ? await manager.query(
-        `SELECT g.id, g.code, g.api_rate_limit_per_minute AS "rateLimitPerMinute",
+        `SELECT g.id, g.name, g.code, g.api_rate_limit_per_minute AS "rateLimitPerMinute",
                 ARRAY(SELECT s.identifier FROM identity.group_services gs
                       JOIN identity.services s ON s.id = gs.service_id
                       WHERE gs.group_id = g.id ORDER BY s.identifier) AS services
