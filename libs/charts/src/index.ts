@@ -9,6 +9,7 @@ export {
   ELEVATION_TEXT,
   type ElevationChartOptions,
 } from './elevation';
+export { dailyCountsSvg, DAILY_TEXT, type DailyChartOptions, type DailyCount } from './daily';
 export { crimeSeriesSvg, financialYearLabel, CRIME_TEXT, type CrimeChartOptions } from './crime';
 export { escapeXml, formatNumber, niceDomain } from './svg';
 export { axisUnit, formatCoordinate, formatDistance, formatMetres } from './format';
