@@ -182,6 +182,20 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['GET', '/api/v1.0/usage', GROUP_INTEGRATION, OWN_GROUP],
     ['GET', '/api/v1.0/usage/export.xlsx', GROUP_INTEGRATION, OWN_GROUP],
     ['GET', '/api/v1.0/usage/export.csv', GROUP_INTEGRATION, OWN_GROUP],
+    // Webhooks (issue 22): a group's endpoints and their deliveries.
+    ['GET', '/api/v1.0/group/:id/webhooks', GROUP_INTEGRATION, OWN_GROUP],
+    ['POST', '/api/v1.0/group/:id/webhooks', GROUP_INTEGRATION, OWN_GROUP],
+    ['PUT', '/api/v1.0/group/:id/webhooks/:endpointId', GROUP_INTEGRATION, OWN_GROUP],
+    ['DELETE', '/api/v1.0/group/:id/webhooks/:endpointId', GROUP_INTEGRATION, OWN_GROUP],
+    ['POST', '/api/v1.0/group/:id/webhooks/:endpointId/rotate-secret', GROUP_INTEGRATION, OWN_GROUP],
+    ['POST', '/api/v1.0/group/:id/webhooks/:endpointId/test', GROUP_INTEGRATION, OWN_GROUP],
+    ['GET', '/api/v1.0/group/:id/webhooks/:endpointId/deliveries', GROUP_INTEGRATION, OWN_GROUP],
+    [
+      'POST',
+      '/api/v1.0/group/:id/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
+      GROUP_INTEGRATION,
+      OWN_GROUP,
+    ],
     // The report builder's staff read every group's rates; a rates editor reads and edits their own group's.
     [
       'GET',

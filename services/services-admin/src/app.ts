@@ -9,6 +9,7 @@ import { rateRoutes } from './routes/rates';
 import { serviceAssignmentRoutes } from './routes/service-assignment';
 import { usageRoutes } from './routes/usage';
 import { userRoutes } from './routes/users';
+import { webhookRoutes } from './routes/webhooks';
 
 export type ServicesAdminDeps = ServiceDeps;
 
@@ -29,6 +30,7 @@ export async function buildApp(config: ServicesAdminConfig, deps: ServicesAdminD
     await rateRoutes(typed(scope), ctx, guard);
     await apiKeyRoutes(typed(scope), ctx, guard);
     await usageRoutes(typed(scope), ctx, guard);
+    await webhookRoutes(typed(scope), ctx, guard);
   });
   return app;
 }

@@ -200,12 +200,11 @@ export async function endpointAdmins(
   ds: DataSource,
   groupId: string,
 ): Promise<{ name: string; email: string }[]> {
-  // group_admin arrives with the API keys' admin plumbing (identity.users.group_admin); until that column
-  // exists only the portal's administrators are told, read through to_jsonb so this works either way.
+  // A group's admin is its admin_user_id (role 'groupAdmin', libs/domain rolesOf).
   return (await ds.query(
     `SELECT DISTINCT u.name, u.email FROM identity.users u
       WHERE u.active AND u.kind = 'person'
-        AND (u.is_admin OR (u.group_id = $1 AND coalesce((to_jsonb(u) ->> 'group_admin')::boolean, false)))
+        AND (u.is_admin OR u.id = (SELECT g.admin_user_id FROM identity.groups g WHERE g.id = $1 AND g.active))
       ORDER BY u.email`,
     [groupId],
   )) as { name: string; email: string }[];

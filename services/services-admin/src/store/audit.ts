@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AuditRecordEntity } from '@portal/db';
 
 export interface Change {
-  entity: 'user' | 'group' | 'rates' | 'apiKey';
+  entity: 'user' | 'group' | 'rates' | 'apiKey' | 'webhookEndpoint';
   entityId: string;
   message: string;
   /** The state before and after the change; null for a creation or a deletion. */
