@@ -2,3 +2,5 @@
 export const ADMIN_ROLES = ['admin'];
 /** The rates editor is for rates editors, and for admins. */
 export const RATES_ROLES = ['admin', 'ratesEditor'];
+/** The usage page: administrators (any group), a group's admin (their own). */
+export const USAGE_ROLES = ['admin', 'groupAdmin'];

@@ -4,6 +4,8 @@ export const PATHS = {
   users: '/services/admin/users',
   groups: '/services/admin/groups',
   rates: '/services/admin/rates',
+  /** What groups used (issue 22): administrators, and a group's admin for their own group. */
+  usage: '/services/admin/usage',
 } as const;
 
 /** The rates editor of a group, as the spec writes it: /services/admin/rates/?groupID=… */

@@ -1,6 +1,6 @@
 import { Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
 import { PATHS } from './paths';
-import { ADMIN_ROLES, RATES_ROLES } from './access';
+import { ADMIN_ROLES, RATES_ROLES, USAGE_ROLES } from './access';
 
 /**
  * What the shell patches into its router when a path under /services/admin is first visited. The shell
@@ -32,6 +32,20 @@ export const routes: RouteObject[] = [
         lazy: async () => ({
           Component: (await import('./features/groups/routes/GroupsGridPage')).GroupsGridPage,
         }),
+      },
+    ],
+  },
+  {
+    path: PATHS.usage,
+    element: (
+      <RequireRole roles={USAGE_ROLES}>
+        <Outlet />
+      </RequireRole>
+    ),
+    children: [
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import('./features/usage/routes/UsagePage')).UsagePage }),
       },
     ],
   },

@@ -23,3 +23,34 @@ export const ADMIN_TEXT = {
   noGroupChosen:
     'No group chosen: open the rates editor from a group, or add ?groupID=<group id> to the address.',
 } as const;
+
+/** The usage page (issue 22). */
+export const USAGE_TEXT = {
+  title: 'Usage',
+  subtitle: 'What a group used per day, by its API keys and its people, and the exports for invoicing.',
+  group: 'Group',
+  allGroups: 'All groups',
+  ownGroup: 'My group',
+  month: 'Month',
+  exportXlsx: 'Export .xlsx',
+  exportCsv: 'Export .csv',
+  loading: 'Loading usage',
+  loadingFailed: 'The usage could not be read. Try again in a moment.',
+  nothing: (month: string) => `Nothing was used in ${month}.`,
+  session: 'People (portal sessions)',
+  tableLabel: (month: string) => `Usage in ${month} per metric, service and source`,
+  columns: { metric: 'Metric', service: 'Service', source: 'Source', count: 'Count' },
+  sast: 'Days are South African days (SAST).',
+  metrics: {
+    geocode: 'Geocodes',
+    search: 'Searches',
+    reverse: 'Reverse look-ups',
+    validation: 'Validations',
+    validation_row: 'Validated rows (batches)',
+    parcel_tile: 'Parcel tiles',
+    imagery_picture: 'Imagery pictures',
+    iris_report: 'IRiS reports',
+    pdf: 'PDFs',
+    savi_request: 'SAVi requests',
+  },
+} as const;
