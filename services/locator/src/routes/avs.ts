@@ -59,7 +59,17 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
 
   app.post(
     LOCATOR_ROUTES.geocode,
-    { onRequest: guard, schema: { body: GeocodeInput, response: { 200: SearchAnswer, ...ERRORS } } },
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Geocode an address',
+        description:
+          'Finds the addresses best matching a typed address (street, suburb, town, postal code; fuzzy) with their points, best first.',
+        tags: ['Addresses'],
+        body: GeocodeInput,
+        response: { 200: SearchAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const text = readSearchText(request.body.address);
       const result = await geocode(db, text, searchOptions(request.body.options));
@@ -70,7 +80,17 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
 
   app.post(
     LOCATOR_ROUTES.search,
-    { onRequest: guard, schema: { body: SearchInput, response: { 200: SearchAnswer, ...ERRORS } } },
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Search addresses as you type',
+        description:
+          'Addresses, places and points of interest starting with or like the text typed so far, best first (the search box).',
+        tags: ['Addresses'],
+        body: SearchInput,
+        response: { 200: SearchAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const text = readSearchText(request.body.query);
       const flags = effectiveFlags(request.body.searchOptions);
@@ -82,7 +102,17 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
 
   app.post(
     LOCATOR_ROUTES.searchPostal,
-    { onRequest: guard, schema: { body: SearchPostalInput, response: { 200: SearchAnswer, ...ERRORS } } },
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Search postal addresses',
+        description:
+          'Postal addresses (PO boxes, private bags) and postal codes matching the text typed so far.',
+        tags: ['Addresses'],
+        body: SearchPostalInput,
+        response: { 200: SearchAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const text = readSearchText(request.body.query);
       const options = searchOptions(request.body.options);
@@ -94,7 +124,16 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
 
   app.post(
     LOCATOR_ROUTES.reverse,
-    { onRequest: guard, schema: { body: ReverseInput, response: { 200: ReverseAnswer, ...ERRORS } } },
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Find the address at a point',
+        description: 'The address (and parcel) at or nearest to a point: a reverse geocode.',
+        tags: ['Addresses'],
+        body: ReverseInput,
+        response: { 200: ReverseAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const { lat, lng, searchOption, options } = request.body;
       const result = await reverseGeocode(db, {
@@ -110,7 +149,17 @@ export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise
 
   app.post(
     LOCATOR_ROUTES.geojson,
-    { onRequest: guard, schema: { body: GeoJsonInput, response: { 200: GeoJsonAnswer, ...ERRORS } } },
+    {
+      onRequest: guard,
+      schema: {
+        summary: "Read a feature's geometry",
+        description:
+          'The GeoJSON geometry of a search result (a parcel, suburb, town or other feature) by its id and type.',
+        tags: ['Addresses'],
+        body: GeoJsonInput,
+        response: { 200: GeoJsonAnswer, ...ERRORS },
+      },
+    },
     async (request) => ({
       success: true,
       result: await featureGeometry(db, request.body.id, request.body.type),

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import {
   CoverageAnswer,
@@ -10,7 +10,8 @@ import {
   errorAnswers,
   type Orientation,
 } from '@portal/contracts';
-import { isValidStorageKey, notFound, badRequest, type TypedFastify } from '@portal/server-kit';
+import { Type } from '@sinclair/typebox';
+import { fileAnswer, isValidStorageKey, notFound, badRequest, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
 import { etagMatches } from '../tiles/render';
 import { assertInSouthAfrica } from '../imagery/location';
@@ -26,6 +27,20 @@ export const IMAGE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 const PRIVATE_HEADERS = ['cookie', 'authorization'];
 
 /**
+ * What the document says of a picture download. Typed as a plain schema: the answer is a stream (or a 304),
+ * not a body the route's types should be held to.
+ */
+const IMAGE_SCHEMA: FastifySchema = {
+  summary: 'Download an aerial picture',
+  description:
+    'A picture whose URL idanImageUrl or idanSmallImageUrl answered (its key is the rest of the path); ' +
+    'cached by its ETag (304 when If-None-Match names it).',
+  tags: ['Maps and imagery'],
+  params: Type.Object({ '*': Type.String() }),
+  response: { 200: fileAnswer('image/jpeg', 'The picture.'), ...errorAnswers(400, 404) },
+};
+
+/**
  * Imagery (spec 01 §7): coverage and image URLs from the configured provider — from the newest survey at
  * the point, or the one `survey=<id>` names (a 404 when it does not cover the point) — the built-in
  * provider's stored images, and the oblique viewer proxy. Every call needs a session (the route table's
@@ -37,7 +52,14 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
   app.get(
     LOCATOR_ROUTES.coverage,
     {
-      schema: { querystring: CoverageQuery, response: { 200: CoverageAnswer, 400: ErrorAnswer } },
+      schema: {
+        summary: 'Ask for the imagery coverage at a point',
+        description:
+          'Whether a point in South Africa has high-resolution oblique and ortho imagery, ortho only, or none, and the newest capture date.',
+        tags: ['Maps and imagery'],
+        querystring: CoverageQuery,
+        response: { 200: CoverageAnswer, 400: ErrorAnswer },
+      },
     },
     async (request) => {
       await assertInSouthAfrica(ctx.ds, request.query);
@@ -51,6 +73,11 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
       path,
       {
         schema: {
+          summary: size === 'full' ? 'Get a picture of a point' : 'Get a small picture of a point',
+          description:
+            `The URL of ${size === 'full' ? 'an' : 'a thumbnail'} aerial picture of a point (an oblique from the north, ` +
+            'west, south or east, or the ortho) of the newest survey or the one asked for, with its capture date.',
+          tags: ['Maps and imagery'],
           querystring: ImageUrlQuery,
           response: { 200: ImageUrlAnswer, ...errorAnswers(400, 401, 404, 502) },
         },
@@ -73,7 +100,7 @@ export async function imageryRoutes(app: TypedFastify, ctx: LocatorContext): Pro
   imageUrlRoute(LOCATOR_ROUTES.imageUrl, 'full');
   imageUrlRoute(LOCATOR_ROUTES.smallImageUrl, 'small');
 
-  app.get(LOCATOR_ROUTES.images, async (request, reply) => {
+  app.get(LOCATOR_ROUTES.images, { schema: IMAGE_SCHEMA }, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     if (!key.startsWith('idan/') || !isValidStorageKey(key))
       throw badRequest(`'${key.slice(0, 120)}' is not an imagery image key.`);

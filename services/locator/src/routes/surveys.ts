@@ -24,7 +24,16 @@ export async function surveyRoutes(app: TypedFastify, ctx: LocatorContext): Prom
 
   app.get(
     LOCATOR_ROUTES.surveys,
-    { schema: { querystring: SurveysQuery, response: { 200: SurveysAnswer, ...SURVEY_ERRORS } } },
+    {
+      schema: {
+        summary: 'List the imagery surveys at a point',
+        description:
+          'Every aerial survey covering a point, newest first, with its capture date and provider: the imagery timeline.',
+        tags: ['Maps and imagery'],
+        querystring: SurveysQuery,
+        response: { 200: SurveysAnswer, ...SURVEY_ERRORS },
+      },
+    },
     async (request) => {
       await assertInSouthAfrica(ctx.ds, request.query);
       return { success: true, surveys: await provider.surveys(request.query) };
@@ -33,7 +42,16 @@ export async function surveyRoutes(app: TypedFastify, ctx: LocatorContext): Prom
 
   app.get(
     LOCATOR_ROUTES.changes,
-    { schema: { querystring: ChangesQuery, response: { 200: ChangesAnswer, ...SURVEY_ERRORS } } },
+    {
+      schema: {
+        summary: 'Compare two surveys at a point',
+        description:
+          'The buildings added, demolished or changed (footprint area by more than 10 %) around a point between two surveys (`from`, `to`).',
+        tags: ['Maps and imagery'],
+        querystring: ChangesQuery,
+        response: { 200: ChangesAnswer, ...SURVEY_ERRORS },
+      },
+    },
     async (request) => {
       const { lat, lng, from, to } = request.query;
       await assertInSouthAfrica(ctx.ds, { lat, lng });
@@ -43,7 +61,16 @@ export async function surveyRoutes(app: TypedFastify, ctx: LocatorContext): Prom
 
   app.get(
     LOCATOR_ROUTES.buildings,
-    { schema: { querystring: BuildingsQuery, response: { 200: BuildingsAnswer, ...SURVEY_ERRORS } } },
+    {
+      schema: {
+        summary: 'List the buildings of a survey',
+        description:
+          "The building footprints standing around a point at a survey's capture date (the newest without `survey`), or on the point's parcel only.",
+        tags: ['Maps and imagery'],
+        querystring: BuildingsQuery,
+        response: { 200: BuildingsAnswer, ...SURVEY_ERRORS },
+      },
+    },
     async (request) => {
       const { lat, lng, survey, parcel } = request.query;
       await assertInSouthAfrica(ctx.ds, { lat, lng });

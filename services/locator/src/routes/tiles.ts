@@ -1,12 +1,14 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifySchema } from 'fastify';
 import {
+  errorAnswers,
   LOCATOR_ROUTES,
   METERED_PARCEL_TILE_MIN_ZOOM,
   SurveyId,
   TILE_LAYERS,
   type TileLayer,
 } from '@portal/contracts';
-import { badRequest, notFound, type TypedFastify } from '@portal/server-kit';
+import { badRequest, fileAnswer, notFound, type TypedFastify } from '@portal/server-kit';
 import type { LocatorContext } from '../context';
 import { SATELLITE_MAX_ZOOM, SATELLITE_MIN_ZOOM, SatelliteTiles } from '../imagery/satellite';
 import { surveyById } from '../imagery/surveys';
@@ -74,12 +76,34 @@ export function parseTileAddress(params: { z: string; x: string; y: string }): T
  * that survey's capture date (404 for an unknown survey), else today's. Stored like the built-in imagery;
  * same session, cache and ETag rules as the vector tiles.
  */
+/**
+ * A tile's answers for the API's document. Typed as a plain schema's (unknown): the route's reply types are
+ * not held to them (a tile is bytes, 204 or 304).
+ */
+const tileAnswers = (mediaType: string, description: string): FastifySchema['response'] => ({
+  200: fileAnswer(mediaType, description),
+  204: { type: 'null', description: 'No tile here (no data, or a zoom without imagery).' },
+  304: { type: 'null', description: 'Not modified: the ETag sent in If-None-Match is current.' },
+  ...errorAnswers(400, 404),
+});
+
 export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
   const satellite = new SatelliteTiles(ctx.ds, ctx.imageryStorage);
   // Registered before the vector route: the static 'satellite' segment and the .jpg suffix pick it.
   app.get(
     LOCATOR_ROUTES.satelliteTile,
-    { schema: { params: SatelliteParams, querystring: SatelliteQuery } },
+    {
+      schema: {
+        summary: 'Get a satellite map tile',
+        description:
+          'A JPEG tile (z/x/y, web mercator) of the aerial imagery, of the newest survey or the one `survey` names; ' +
+          '204 where there is no imagery, 304 when If-None-Match names its ETag.',
+        tags: ['Maps and imagery'],
+        params: SatelliteParams,
+        querystring: SatelliteQuery,
+        response: tileAnswers('image/jpeg', 'The tile.'),
+      },
+    },
     async (request, reply) => {
       const tile = parseTileAddress(request.params);
       const survey =
@@ -97,8 +121,16 @@ export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promis
   app.get(
     LOCATOR_ROUTES.vectorTile,
     {
-      // No response schema: the answer is protobuf bytes (errors take the one error shape anyway).
-      schema: { params: TileParams },
+      // The answer is protobuf bytes: its schema (tileAnswers) only documents it.
+      schema: {
+        summary: 'Get a vector map tile',
+        description:
+          'A Mapbox vector tile (z/x/y) of a layer (places, roads, parcels, addresses); 204 when the tile is ' +
+          'empty, 304 when If-None-Match names its ETag.',
+        tags: ['Maps and imagery'],
+        params: TileParams,
+        response: tileAnswers(MVT_CONTENT_TYPE, 'The tile.'),
+      },
     },
     async (request, reply) => {
       const { layer } = request.params;

@@ -35,7 +35,17 @@ export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Pr
 
   app.post(
     LOCATOR_ROUTES.validate,
-    { onRequest: guard, schema: { body: ValidateInput, response: { 200: ValidateAnswer, ...ERRORS } } },
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Validate an address',
+        description:
+          'Checks one address against the address register: whether it exists as written, the best match with its point and parcel, and what was corrected.',
+        tags: ['Addresses'],
+        body: ValidateInput,
+        response: { 200: ValidateAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const result = await validateAddress(ctx.ds, request.body.address);
       app.meter(request, 'validation');
@@ -47,7 +57,14 @@ export async function validateRoutes(app: TypedFastify, ctx: LocatorContext): Pr
     LOCATOR_ROUTES.validateBatch,
     {
       onRequest: guard,
-      schema: { body: ValidateBatchInput, response: { 200: ValidateBatchAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Validate addresses in bulk',
+        description:
+          'Validates up to 100 addresses in one call (send a longer list in chunks), each with its own result in the order sent; every row is metered.',
+        tags: ['Addresses'],
+        body: ValidateBatchInput,
+        response: { 200: ValidateBatchAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { addresses } = request.body;
