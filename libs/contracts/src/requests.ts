@@ -306,6 +306,25 @@ export const RequestRecord = Type.Object({
   dateFinalised: nullable(Type.String({ format: 'date-time' })),
   RVETotal: nullable(Type.Number()),
   propertyType: nullable(Type.String()),
+  // Spec 02 §3 "Server fields read for a request" (issue 22; optional: older clients do without them).
+  /** The requester's email. */
+  email: Type.Optional(Type.String()),
+  /** The first QS's name (who saved the QS checklist or started the report), or null. */
+  firstUser: Type.Optional(nullable(Type.String())),
+  reportInvoiceNumber: Type.Optional(nullable(Type.String())),
+  reportDisputed: Type.Optional(Type.Boolean()),
+  reportPdfDownloaded: Type.Optional(Type.Boolean()),
+  /** The unit price (rand per building, the QC checklist's `price`); the report fee is buildings × price. */
+  price: Type.Optional(nullable(Type.Number())),
+  /** The request's point as GeoJSON ([lng, lat]), or null when it has none. */
+  location: Type.Optional(
+    nullable(
+      Type.Object({
+        type: Type.Literal('Point'),
+        coordinates: Type.Tuple([Type.Number(), Type.Number()]),
+      }),
+    ),
+  ),
 });
 export type RequestRecord = Static<typeof RequestRecord>;
 

@@ -1,5 +1,9 @@
 import type { Queue } from 'bullmq';
-import { isReportSubmittedStatus } from '@portal/contracts';
+import {
+  DEFAULT_VAT_PERCENTAGE,
+  REPORT_SUBMITTED_STATUSES,
+  isReportSubmittedStatus,
+} from '@portal/contracts';
 import { readReportState } from '@portal/db';
 import { totalsOf, versionOf, type ReportState } from '@portal/domain';
 import {
@@ -29,6 +33,15 @@ export const SAVI_PDF_KIND = 'savi';
  * the request's report_pdf_url, which holds 'savi', so the request list links it to the download.
  */
 export const saviReportPdfKey = (requestId: string) => `reports/savi/${requestId}.pdf`;
+
+/**
+ * REPORTBUILDER_VAT_PERCENTAGE: the VAT rate (percent) a report starts with, as the report builder and
+ * services/requests (pricing a report submitted before its first save) both read it; 15 % by default.
+ */
+export function reportVatFromEnv(env: Record<string, string | undefined>): number {
+  const vat = Number(env.REPORTBUILDER_VAT_PERCENTAGE ?? DEFAULT_VAT_PERCENTAGE);
+  return Number.isFinite(vat) && vat >= 0 && vat <= 100 ? vat : DEFAULT_VAT_PERCENTAGE;
+}
 
 /** The job of a report's current version: the report's row kept in its payload (the PDF shows that version). */
 export const saviJobInput = (state: ReportState, userId: string | null): PdfJobInput => ({
@@ -82,6 +95,34 @@ export async function ensureSubmittedPdf(
   if (done?.state === 'done') return done;
   const state = await readReportState(db, requestId, { defaultVat: options.defaultVat });
   return state && ensurePdfJob(db, queue, saviJobInput(state, options.userId));
+}
+
+/**
+ * ensureSubmittedPdf for several requests (after a change of many): one query finds those submitted SAVI
+ * requests whose current version's PDF is not done, and only they are looked at. Answers their jobs.
+ */
+export async function ensureSubmittedPdfs(
+  db: Sql,
+  queue: Queue<PdfJobData>,
+  requestIds: string[],
+  options: { defaultVat: number; userId: string | null },
+): Promise<PdfJobRow[]> {
+  if (requestIds.length === 0) return [];
+  const pending = (await db.query(
+    `SELECT r.id FROM requests.requests r
+       LEFT JOIN reportbuilder.reports rep ON rep.request_id = r.id
+      WHERE r.id = ANY($1::uuid[]) AND r.request_type = 'SAVI' AND r.status = ANY($2::text[])
+        AND NOT EXISTS (SELECT 1 FROM pdf.jobs j
+                         WHERE j.id = $3 || '-' || r.id || '-v' || COALESCE(rep.version, 0) AND j.state = 'done')
+      ORDER BY r.id`,
+    [requestIds, [...REPORT_SUBMITTED_STATUSES], SAVI_PDF_KIND],
+  )) as { id: string }[];
+  const jobs: PdfJobRow[] = [];
+  for (const { id } of pending) {
+    const job = await ensureSubmittedPdf(db, queue, id, options);
+    if (job) jobs.push(job);
+  }
+  return jobs;
 }
 
 /** The newest finished PDF of a request's report (any version). */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { DEFAULT_VAT_PERCENTAGE } from '@portal/contracts';
 import { DEFAULT_SUM_INSURED_TOLERANCE_PERCENT } from '@portal/domain';
-import { loadPdfWorkerSettings, type PdfWorkerSettings } from '@portal/pdf-jobs';
+import { loadPdfWorkerSettings, reportVatFromEnv, type PdfWorkerSettings } from '@portal/pdf-jobs';
 import { intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
 
 export interface ReportBuilderConfig extends BaseConfig, PdfWorkerSettings {
@@ -29,13 +28,12 @@ export function loadReportBuilderConfig(
   env: Record<string, string | undefined> = process.env,
 ): ReportBuilderConfig {
   const base = loadBaseConfig('reportbuilder', 3003, env);
-  const vat = Number(env.REPORTBUILDER_VAT_PERCENTAGE ?? DEFAULT_VAT_PERCENTAGE);
   const tolerance = Number(
     env.REPORTBUILDER_SUM_INSURED_TOLERANCE_PERCENT?.trim() || DEFAULT_SUM_INSURED_TOLERANCE_PERCENT,
   );
   return {
     ...base,
-    vatPercentage: Number.isFinite(vat) && vat >= 0 && vat <= 100 ? vat : DEFAULT_VAT_PERCENTAGE,
+    vatPercentage: reportVatFromEnv(env),
     queuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || base.redisPrefix,
     storageDir: env.STORAGE_DIR?.trim() || join(base.varDir, 'storage'),
     pdfWaitMs: Math.min(60_000, Math.max(0, intFromEnv(env, 'REPORTBUILDER_PDF_WAIT_MS', 10_000))),

@@ -6,6 +6,8 @@ import {
   typed,
   type ServiceDeps,
 } from '@portal/server-kit';
+import { PORTAL_QUEUES } from '@portal/contracts';
+import { createPdfQueue } from '@portal/pdf-jobs';
 import type { RequestsConfig } from './config';
 import { createConsoleQueue } from './jobs/consoleJobs';
 import { attachRealtime } from './realtime';
@@ -23,7 +25,15 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   const app = await createSessionServiceApp(config, deps, {}, { routeAccess: config.serviceName });
   // SAVi requests created are counted per group (docs/architecture.md "Usage metering").
   await installMetering(app, config, deps);
-  const ctx = { config, ds: deps.ds, redis: deps.redis };
+  // A submitted report's PDF is queued here, rendered by the report builder's worker (reportbuilder-worker).
+  const pdfQueue = createPdfQueue(PORTAL_QUEUES.reportbuilderPdf, {
+    redisUrl: config.redisUrl,
+    prefix: config.reportbuilderQueuePrefix,
+  });
+  app.addHook('onClose', async () => {
+    await closeQueue(pdfQueue);
+  });
+  const ctx = { config, ds: deps.ds, redis: deps.redis, pdfQueue };
   await app.register(async (scope) => {
     await requestRoutes(typed(scope), ctx);
   });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { REQUEST_STATUSES } from '@portal/contracts';
 import { DEFAULT_AGEING_TARGETS } from '@portal/domain';
-import { loadBaseConfig, type BaseConfig } from '@portal/server-kit';
+import { reportVatFromEnv } from '@portal/pdf-jobs';
+import { intFromEnv, loadBaseConfig, type BaseConfig } from '@portal/server-kit';
 
 export interface RequestsConfig extends BaseConfig {
   /** Local-disk storage of the console's exports and zips, and where the report PDFs are read from. */
@@ -12,6 +13,14 @@ export interface RequestsConfig extends BaseConfig {
   queuePrefix: string;
   /** Beyond the spec: the hours a request may wait in each open status before the console shows it ageing. */
   ageingTargets: Record<string, number>;
+  /**
+   * A submitted report's PDF is queued here into the report builder's queue 'reportbuilder-pdf': its prefix
+   * and VAT default are services/reportbuilder's settings, read as that service reads them.
+   */
+  reportbuilderQueuePrefix: string;
+  reportVatPercentage: number;
+  /** How long a zip waits for a submitted report's PDF still being made (REQUEST_ZIP_PDF_WAIT_MS). */
+  zipPdfWaitMs: number;
   /** Webhook delivery (issue 22; the worker's services/requests/src/webhooks/). */
   webhooks: WebhookSettings;
 }
@@ -76,6 +85,9 @@ export function loadRequestsConfig(env: Record<string, string | undefined> = pro
     jobConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 2,
     queuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || 'portal',
     ageingTargets: readAgeingTargets(env.REQUEST_AGEING_TARGETS),
+    reportbuilderQueuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || base.redisPrefix,
+    reportVatPercentage: reportVatFromEnv(env),
+    zipPdfWaitMs: intFromEnv(env, 'REQUEST_ZIP_PDF_WAIT_MS', 120_000),
     webhooks: {
       allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS?.trim().toLowerCase() === 'true',
       retryScheduleMs: readRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_MS),

@@ -153,7 +153,9 @@ const RECORD_SELECT = `
          alternative_addresses, lat, lng, coordinate_array, cant_locate, geojson, map_view, reference,
          reference_string, additional, form_type, needs_update, selected, parcel, parcel_id,
          ST_AsGeoJSON(parcel_geom)::jsonb AS parcel_geometry, query, used_idan, image_urls, priority,
-         report_pdf_url, report_id, date_finalised, rve_total::float8 AS rve_total, property_type
+         report_pdf_url, report_id, date_finalised, rve_total::float8 AS rve_total, property_type,
+         first_user_name, report_invoice_number, report_disputed, report_pdf_downloaded,
+         unit_price::float8 AS unit_price
   FROM requests.requests`;
 
 // Rows as the driver answers them: jsonb parsed, numbers as numbers (rve_total cast above), dates as Date.
@@ -205,6 +207,16 @@ function toRecord(row: RecordRow): RequestRecord {
     dateFinalised: row.date_finalised ? row.date_finalised.toISOString() : null,
     RVETotal: row.rve_total as number | null,
     propertyType: row.property_type as string | null,
+    email: row.user_email as string,
+    firstUser: row.first_user_name as string | null,
+    reportInvoiceNumber: row.report_invoice_number as string | null,
+    reportDisputed: row.report_disputed as boolean,
+    reportPdfDownloaded: row.report_pdf_downloaded as boolean,
+    price: row.unit_price as number | null,
+    location:
+      row.lat === null || row.lng === null
+        ? null
+        : { type: 'Point', coordinates: [row.lng as number, row.lat as number] },
   };
 }
 

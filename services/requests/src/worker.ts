@@ -13,6 +13,8 @@ import {
   processRegistry,
   startWorkerEndpoints,
 } from '@portal/server-kit';
+import { PORTAL_QUEUES } from '@portal/contracts';
+import { createPdfQueue } from '@portal/pdf-jobs';
 import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
 import { CONSOLE_QUEUE, bullConnection, createConsoleQueue } from './jobs/consoleJobs';
@@ -47,6 +49,16 @@ async function main() {
   observeQueues(registry, [depthQueue, webhooks.dispatchQueue, webhooks.deliveryQueue]);
   observeDatabasePool(registry, ds);
   const durations = jobDurationHistogram(registry);
+  // A zip's submitted reports whose PDF is missing are queued to the report builder's worker and waited for.
+  const pdfQueue = createPdfQueue(PORTAL_QUEUES.reportbuilderPdf, {
+    redisUrl: config.redisUrl,
+    prefix: config.reportbuilderQueuePrefix,
+  });
+  const reportPdfs = {
+    queue: pdfQueue,
+    defaultVat: config.reportVatPercentage,
+    waitMs: config.zipPdfWaitMs,
+  };
 
   const worker = new Worker(
     CONSOLE_QUEUE,
@@ -54,7 +66,7 @@ async function main() {
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
       try {
-        await processConsoleJob({ ds, storage, redis })(job);
+        await processConsoleJob({ ds, storage, redis, redisPrefix: config.redisPrefix, reportPdfs })(job);
       } catch (err) {
         durations.observe({ queue: CONSOLE_QUEUE, outcome: 'failed' }, seconds());
         throw err;
@@ -92,6 +104,7 @@ async function main() {
     await worker.close();
     await webhooks.close();
     await closeQueue(depthQueue);
+    await closeQueue(pdfQueue);
     await new Promise((resolve) => server.close(resolve));
     await ds.destroy();
     await redis.quit();

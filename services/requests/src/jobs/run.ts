@@ -11,7 +11,7 @@ import {
   type ZipParams,
 } from './consoleJobs';
 import { writeRequestsXlsx } from './xlsx';
-import { writeReportsZip } from './zip';
+import { writeReportsZip, type ReportPdfSource } from './zip';
 
 export interface JobDeps {
   ds: DataSource;
@@ -19,6 +19,8 @@ export interface JobDeps {
   /** Publishes progress to the job's user, on a channel under the portal's prefix. */
   redis: Redis;
   redisPrefix: string;
+  /** Makes a submitted report's missing PDF for a zip (the worker's; without it a zip takes what is stored). */
+  reportPdfs?: ReportPdfSource;
 }
 
 /**
@@ -60,7 +62,14 @@ export async function runConsoleJob(
     const rows =
       job.kind === 'xlsx'
         ? await writeRequestsXlsx(deps.ds, deps.storage, key, job.params as XlsxParams, onProgress)
-        : await writeReportsZip(deps.ds, deps.storage, key, job.params as ZipParams, onProgress);
+        : await writeReportsZip(
+            deps.ds,
+            deps.storage,
+            key,
+            job.params as ZipParams,
+            onProgress,
+            deps.reportPdfs,
+          );
     await options.reportProgress?.(100);
     return await update(`state = 'done', progress = 100, rows = $2, file_key = $3, finished_at = now()`, [
       rows,

@@ -110,13 +110,18 @@ async function reread(em: EntityManager, ids: string[]): Promise<RequestRow[]> {
 
 /**
  * One request changed: locked, its version checked (when the caller names one), `decide` run on the row as
- * it is now (it throws to refuse: RequestConflict / 400), then written with its history. Answers the row
+ * it is now (it throws to refuse: RequestConflict / 400; it may read or write through `em`, inside the
+ * transaction), then written with its history. Answers the row
  * after the change.
  */
 export async function changeRequest(
   ds: DataSource,
   input: { id: string; caller: Caller; version?: number },
-  decide: (row: RequestDbRow, current: RequestRow) => ChangeOutcome | Promise<ChangeOutcome>,
+  decide: (
+    row: RequestDbRow,
+    current: RequestRow,
+    em: EntityManager,
+  ) => ChangeOutcome | Promise<ChangeOutcome>,
 ): Promise<RequestRow> {
   const id = checkId(input.id);
   return ds.transaction(async (em) => {
@@ -125,7 +130,7 @@ export async function changeRequest(
     const current = toRequestRow(row);
     if (input.version !== undefined && input.version !== row.version)
       throw new RequestConflict(CHANGE_TEXT.stale(row.version), current);
-    const outcome = await decide(row, current);
+    const outcome = await decide(row, current, em);
     await writeChange(em, row, outcome, input.caller);
     const [after] = await reread(em, [id]);
     return after;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
 const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
 export const redisUrl = loadRequestsConfig().redisUrl;
 export const redis = createRedis(redisUrl, 'requests-test');
+/** The report builder's PDF queue of this run (a submission queues its PDF there), apart from any portal's. */
+export const reportQueuePrefix = `requests-test-${randomUUID().slice(0, 8)}`;
 
 export const env = {} as {
   db: TestDatabase;
@@ -42,7 +45,14 @@ export function useRequestsApp(options: { seed?: (db: TestDatabase) => Promise<v
     ensureKeyPair(privateKeyFile, publicKeyFile);
     env.db = await createTestDatabase({ seed: true });
     await options.seed?.(env.db);
-    const config = { ...loadRequestsConfig({ VAR_DIR: varDir, NODE_ENV: 'test' }), logLevel: 'silent' };
+    const config = {
+      ...loadRequestsConfig({
+        VAR_DIR: varDir,
+        NODE_ENV: 'test',
+        REPORTBUILDER_QUEUE_PREFIX: reportQueuePrefix,
+      }),
+      logLevel: 'silent',
+    };
     env.appDatabase = await openDatabase(env.db.url);
     env.app = await buildApp(config, { ds: env.appDatabase, redis });
     await env.app.ready();

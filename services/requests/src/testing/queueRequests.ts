@@ -42,9 +42,9 @@ export async function seedRequest(
   };
   const [{ id }] = (await env.db.dataSource.query(
     `INSERT INTO requests.requests
-       (request_type, status, user_id, user_name, user_email, group_id, group_name, address, lat, lng, point,
-        priority, created_at, cant_locate, rve_total, date_finalised, reference, reference_string)
-     SELECT $1, $2, u.id, u.name, u.email, g.id, g.name, $3, $4::float8, $5::float8,
+       (request_type, status, user_id, user_name, user_email, group_id, group_name, group_code, address, lat,
+        lng, point, priority, created_at, cant_locate, rve_total, date_finalised, reference, reference_string)
+     SELECT $1, $2, u.id, u.name, u.email, g.id, g.name, g.code, $3, $4::float8, $5::float8,
             ST_SetSRID(ST_MakePoint($5::float8, $4::float8), 4326), $6, $7, $8, $9, $10,
             '{"POLICY_NUMBER":"KM123456"}', '{"POLICY_NUMBER":"KM123456"}'
        FROM identity.users u LEFT JOIN identity.groups g ON g.id = u.group_id WHERE u.id = $11

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { EntityManager } from 'typeorm';
 import {
   BulkChangeAnswer,
   RequestChangeAnswer,
@@ -11,14 +12,19 @@ import type { RequestsContext } from '../../context';
 import { publishRequestUpdated } from '../../events';
 import { RequestConflict, changeRequest, changeRequests, type ChangeOutcome } from '../../queue/changes';
 import type { RequestDbRow } from '../../queue/rows';
+import { queueSubmittedPdfs } from '../../queue/submission';
 import { CHANGE_ERRORS } from '../schemas';
 
 /** What a change call does to one request: which (and the version the caller saw, if named), and how. */
 export interface RequestChangePlan {
   id: string;
   version?: number;
-  /** Run on the locked row as it is now; throws to refuse (RequestConflict / 400). */
-  decide: (row: RequestDbRow, current: RequestRow) => ChangeOutcome | Promise<ChangeOutcome>;
+  /** Run on the locked row as it is now (`em`: its transaction); throws to refuse (RequestConflict / 400). */
+  decide: (
+    row: RequestDbRow,
+    current: RequestRow,
+    em: EntityManager,
+  ) => ChangeOutcome | Promise<ChangeOutcome>;
 }
 
 /** What a bulk call does to several requests (all or nothing): which, how, and which rows block it. */
@@ -62,7 +68,8 @@ function conflictAnswer(reply: FastifyReply, error: unknown, requestId: string) 
 /**
  * The console's change calls, registered one way: each is a POST whose `plan` checks the call first (its
  * 400s and 403s) and says what to change; the change is one transaction (queue/changes.ts), answered with
- * the row after it (or how many changed) or a 409, and announced on Redis after it commits.
+ * the row after it (or how many changed) or a 409, and announced on Redis after it commits; a submitted
+ * report's PDF still missing is then queued (queue/submission.ts).
  */
 export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
   const onRequest = callerHooks(app, ctx.ds);
@@ -88,6 +95,7 @@ export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
         try {
           const done = await run();
           await announce(ctx, done.changed, request.log);
+          await queueSubmittedPdfs(ctx, done.changed, request.caller.id, request.log);
           return reply.send(done.answer);
         } catch (error) {
           return conflictAnswer(reply, error, request.id);

@@ -33,6 +33,7 @@ import { isAdmin, requireConsoleUser, requireOwnerOrStaff, requireStaff } from '
 import { feeHistoryLines, type FeeChange } from '../../queue/historyLines';
 import type { RequestDbRow } from '../../queue/rows';
 import { requestReferences } from '../../queue/references';
+import { submissionChange } from '../../queue/submission';
 import { QUEUE_TEXT } from '../../queue/texts';
 import { isYes, yesNoText } from '../../queue/yesNo';
 import { changeRoutes } from './changeRoutes';
@@ -55,9 +56,13 @@ function checkNamedStatus(named: string | undefined, kind: TransitionKind, messa
   if (named !== undefined && named !== TRANSITIONS[kind].to) throw badRequest(message);
 }
 
-/** The QC or QS checklist is complete: every one of its checks ticked. */
-const allTicked = (checks: boolean[] | undefined, count: number) =>
-  !!checks && checks.length === count && checks.every(Boolean);
+/**
+ * The QC or QS checklist's ticks, when the call sends them (spec 02 §7.2's bodies carry none: the screen
+ * enforces its ticks, a machine client vouches by calling): all `count` of them ticked, else a 400.
+ */
+function checkTicks(checks: boolean[] | undefined, count: number, message: string): void {
+  if (checks !== undefined && !(checks.length === count && checks.every(Boolean))) throw badRequest(message);
+}
 
 /**
  * The console's changes to one request (spec 02 §7.2): the status and its workflow steps (submit, query,
@@ -74,11 +79,13 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
     return {
       id: body._id,
       version: body.version,
-      decide: (row, current) => {
+      decide: async (row, current, em) => {
         if (row.status === status) throw new RequestConflict(QUEUE_TEXT.sameStatus(row.status), current);
         if (!statusChangeAllowed(row.status, status, isAdmin(caller)))
           throw new RequestConflict(QUEUE_TEXT.transition(row.status, status), current);
-        const set: Record<string, unknown> = { status: status };
+        // Into QC check or later (a submission by the grid's status): the report's RVETotal and PDF too.
+        const report = await submissionChange(em, ctx, { row, to: status, userId: caller.id });
+        const set: Record<string, unknown> = { status: status, ...report };
         // An admin setting Query in the grid records the spec's override comment as the query.
         const comment = status === 'Query' ? OVERRIDE_QUERY_COMMENT : null;
         if (comment) set.query = comment;
@@ -98,10 +105,12 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
     return {
       id: body._id,
       version: body.version,
-      decide: (row, current) => {
+      decide: async (row, current, em) => {
         requireTransition('submit', row, current);
+        // Spec 02 §4.4: submitting generates the report — its RVETotal now, its PDF queued at the commit.
+        const report = await submissionChange(em, ctx, { row, to, userId: caller.id });
         return {
-          set: { status: to, lat: body.lat, lng: body.lng },
+          set: { status: to, lat: body.lat, lng: body.lng, ...report },
           history: [{ field: 'status', from: row.status, to, comment: 'Report submitted' }],
         };
       },
@@ -147,7 +156,7 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
     const to = TRANSITIONS.qcApprove.to;
     checkNamedStatus(body.status, 'qcApprove', QUEUE_TEXT.qcStatus);
     if (!caller.roles.includes(ROLE.saviQC)) throw forbidden(QUEUE_TEXT.qcApproval);
-    if (!allTicked(body.checks, QC_CHECKS.length)) throw badRequest(QUEUE_TEXT.qcChecks);
+    checkTicks(body.checks, QC_CHECKS.length, QUEUE_TEXT.qcChecks);
     const fees = {
       propertyType: body.propertyType,
       numberOfBuildings: body.numberOfBuildings,
@@ -178,7 +187,7 @@ export async function queueChangeRoutes(app: TypedFastify, ctx: RequestsContext)
     requireStaff(caller);
     const to = TRANSITIONS.qsChecklist.to;
     checkNamedStatus(body.status, 'qsChecklist', QUEUE_TEXT.qsStatus);
-    if (!allTicked(body.checks, QS_CHECKS.length)) throw badRequest(QUEUE_TEXT.qsChecks);
+    checkTicks(body.checks, QS_CHECKS.length, QUEUE_TEXT.qsChecks);
     const priority = isYes(body.priority);
     return {
       id: body._id,
