@@ -4,3 +4,5 @@ export const ADMIN_ROLES = ['admin'];
 export const RATES_ROLES = ['admin', 'ratesEditor'];
 /** The usage page: administrators (any group), a group's admin (their own). */
 export const USAGE_ROLES = ['admin', 'groupAdmin'];
+/** A group's integration (API keys): administrators, and a group's admin for their own group. */
+export const INTEGRATION_ROLES = ['admin', 'groupAdmin'];

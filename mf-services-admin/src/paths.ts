@@ -6,7 +6,15 @@ export const PATHS = {
   rates: '/services/admin/rates',
   /** What groups used (issue 22): administrators, and a group's admin for their own group. */
   usage: '/services/admin/usage',
+  /** A group's API keys (issue 22): administrators, and the group's own admin. */
+  groupApiKeys: '/services/admin/groups/:groupId/api-keys',
+  /** The header menu's way in for a group's admin: their own group's keys. */
+  myGroupApiKeys: '/services/admin/my-group/api-keys',
 } as const;
 
 /** The rates editor of a group, as the spec writes it: /services/admin/rates/?groupID=… */
 export const ratesHref = (groupID: string) => `${PATHS.rates}/?groupID=${encodeURIComponent(groupID)}`;
+
+/** A group's API keys page. */
+export const apiKeysHref = (groupId: string) =>
+  PATHS.groupApiKeys.replace(':groupId', encodeURIComponent(groupId));

@@ -1,11 +1,12 @@
 import { Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
 import { PATHS } from './paths';
-import { ADMIN_ROLES, RATES_ROLES, USAGE_ROLES } from './access';
+import { ADMIN_ROLES, INTEGRATION_ROLES, RATES_ROLES, USAGE_ROLES } from './access';
 
 /**
  * What the shell patches into its router when a path under /services/admin is first visited. The shell
- * already lets in only admins and rates editors (the remote's roles in /remotes.json); the screens
- * themselves are for admins, the rates editor for both. Each page loads on first use.
+ * already lets in only admins, rates editors and groups' admins (the remote's roles in /remotes.json); the
+ * screens themselves are for admins, the rates editor for both, a group's API keys for admins and the
+ * group's admin (the page itself keeps a group's admin to their own group). Each page loads on first use.
  */
 export const routes: RouteObject[] = [
   {
@@ -34,6 +35,19 @@ export const routes: RouteObject[] = [
         }),
       },
     ],
+  },
+  {
+    element: (
+      <RequireRole roles={INTEGRATION_ROLES}>
+        <Outlet />
+      </RequireRole>
+    ),
+    children: [PATHS.groupApiKeys, PATHS.myGroupApiKeys].map((path) => ({
+      path,
+      lazy: async () => ({
+        Component: (await import('./features/api-keys/routes/ApiKeysPage')).ApiKeysPage,
+      }),
+    })),
   },
   {
     path: PATHS.usage,

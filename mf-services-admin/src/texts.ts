@@ -24,6 +24,74 @@ export const ADMIN_TEXT = {
     'No group chosen: open the rates editor from a group, or add ?groupID=<group id> to the address.',
 } as const;
 
+/** The API keys page (issue 22). */
+export const API_KEYS_TEXT = {
+  title: 'API keys',
+  subtitle: (group: string) => `Keys the machines of ${group} call the portal with.`,
+  notYourGroup: "You may only manage your own group's API keys.",
+  noGroup: 'You are not in a group.',
+  createKey: 'Create key',
+  noKeys: 'This group has no API keys yet.',
+  failedToLoad: 'Failed to load the API keys',
+  failedToCreate: 'Failed to create the key',
+  failedToRevoke: 'Failed to revoke the key',
+  failedToSetLimit: 'Failed to set the rate limit',
+  // The create dialog.
+  name: 'Name',
+  nameHelp: 'What the key is for, e.g. "Policy system".',
+  nameRequired: 'Give the key a name.',
+  services: 'Services',
+  servicesHelp: "The services the key may use: some of the group's.",
+  servicesRequired: 'Choose at least one service.',
+  noServices: 'The group has no services: a key could use none.',
+  scope: 'Access',
+  read: 'Read-only (look-ups and reads)',
+  write: 'Read-write (also create and change)',
+  expires: 'Expires on',
+  expiresHelp: 'Leave empty for a key that does not expire.',
+  expiryPast: 'The expiry date must be in the future.',
+  roles: 'Staff roles (administrators only)',
+  cancel: 'Cancel',
+  create: 'Create',
+  // The key, once.
+  newKeyTitle: 'Your new API key',
+  newKeyWarning: 'Copy the key now: it will not be shown again.',
+  copy: 'Copy',
+  copied: 'Copied',
+  done: 'Done',
+  // Revoking.
+  revoke: 'Revoke',
+  revokeLabel: (name: string) => `Revoke key ${name}`,
+  revokeTitle: 'Revoke this API key?',
+  revokeBody: (name: string, prefix: string) =>
+    `The key "${name}" (${prefix}…) stops working at once. This cannot be undone.`,
+  // The limit.
+  rateLimit: 'Calls per minute per key',
+  rateLimitDefault: (limit: number) => `${limit} (the portal's default)`,
+  rateLimitHelp: "Empty: the portal's default.",
+  saveLimit: 'Save limit',
+  limitSaved: 'Rate limit saved',
+  // The list.
+  states: { active: 'Active', expired: 'Expired', revoked: 'Revoked' },
+  never: 'Never',
+  noExpiry: 'No expiry',
+  columns: {
+    name: 'Name',
+    prefix: 'Key',
+    services: 'Services',
+    scope: 'Access',
+    created: 'Created',
+    expires: 'Expires',
+    lastUsed: 'Last used',
+    useCount: 'Calls',
+    state: 'State',
+    actions: 'Actions',
+  },
+  scopes: { read: 'Read-only', write: 'Read-write' },
+  createdBy: (name: string | null, at: string) => `${at}${name ? ` by ${name}` : ''}`,
+  groupAction: (group: string) => `API keys of ${group}`,
+} as const;
+
 /** The usage page (issue 22). */
 export const USAGE_TEXT = {
   title: 'Usage',

@@ -22,6 +22,8 @@ export const HEADER_MENU: MenuItem[] = [
   { label: 'Requests', path: '/requests', roles: ['authenticated'] },
   { label: 'Requests Admin', path: '/requests/admin', roles: ['admin', 'saviOperator'] },
   { label: 'User Admin', path: '/services/admin', roles: ['admin'] },
+  // Ours (issue 22): a group's admin reaches their group's API keys (mf-services-admin PATHS.myGroupApiKeys).
+  { label: 'API keys', path: '/services/admin/my-group/api-keys', roles: ['groupAdmin'] },
 ];
 
 /** Menus served by GET /admin/menu/{name}. */

@@ -14,6 +14,8 @@ interface ConfirmDeleteDialogProps {
   children: ReactNode;
   /** The spec's text for a refused or failed delete. */
   failureText: string;
+  /** The confirming button's words ('Delete' unless said; 'Revoke' for an API key). */
+  confirmLabel?: string;
   /** Resolves when deleted, rejects with the service's error otherwise. */
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
@@ -27,6 +29,7 @@ export function ConfirmDeleteDialog({
   title,
   children,
   failureText,
+  confirmLabel = 'Delete',
   onConfirm,
   onClose,
 }: ConfirmDeleteDialogProps) {
@@ -62,7 +65,7 @@ export function ConfirmDeleteDialog({
           Cancel
         </Button>
         <Button color="error" variant="contained" onClick={() => void confirm()} disabled={deleting}>
-          Delete
+          {confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>

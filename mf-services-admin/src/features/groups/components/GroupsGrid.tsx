@@ -20,6 +20,7 @@ import { pageForModelParams, type ServerFields } from '../../../grid/pageForMode
 import { useGridQuery } from '@portal/web-kit/grid';
 import { EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
+import { ApiKeysLink } from '../../../components/ApiKeysLink';
 import { RatesLink } from '../../../components/RatesLink';
 import { AdminUserPicker, type AdminChoice } from '../../../components/AdminUserPicker';
 import { useGroupsPageQuery, useUpdateGroupMutation } from '../../../api/groupsApi';
@@ -228,6 +229,13 @@ export function GroupsGrid() {
         type: 'actions',
         width: 64,
         getActions: ({ row }) => [<RatesLink key="rates" group={row} />],
+      },
+      {
+        field: 'apiKeys',
+        headerName: 'API keys',
+        type: 'actions',
+        width: 80,
+        getActions: ({ row }) => [<ApiKeysLink key="api-keys" group={row} />],
       },
     ],
     [saveFromCell],
