@@ -115,14 +115,30 @@ export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContex
     ADMIN_ROUTES.groups,
     {
       onRequest: guard(ROLE.admin),
-      schema: { querystring: AdminListQuery, response: { 200: GroupsAnswer, ...ERRORS } },
+      schema: {
+        summary: 'List groups',
+        description: 'Every group (company) with its settings, paged and filtered like the groups grid.',
+        tags: ['Services admin'],
+        querystring: AdminListQuery,
+        response: { 200: GroupsAnswer, ...ERRORS },
+      },
     },
     async (request) => ({ success: true, ...(await listGroups(ds.manager, request.query)) }),
   );
 
   app.put(
     ADMIN_ROUTES.groups,
-    { onRequest: guard(ROLE.admin), schema: { body: GroupBody, response: { 201: GroupAnswer, ...ERRORS } } },
+    {
+      onRequest: guard(ROLE.admin),
+      schema: {
+        summary: 'Create a group',
+        description:
+          'Creates a group with its code, name, references and report settings; 409 when its code is taken.',
+        tags: ['Services admin'],
+        body: GroupBody,
+        response: { 201: GroupAnswer, ...ERRORS },
+      },
+    },
     async (request, reply) => {
       const id = await ds.transaction(async (manager) => {
         const changes = await groupChanges(manager, request.body);
@@ -144,7 +160,14 @@ export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContex
     ADMIN_ROUTES.group,
     {
       onRequest: guard(ROLE.admin),
-      schema: { params: IdParams, body: GroupUpdateBody, response: { 200: GroupAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Change a group',
+        description: "Saves a group's changed fields (the grid saves each edited cell); audited.",
+        tags: ['Services admin'],
+        params: IdParams,
+        body: GroupUpdateBody,
+        response: { 200: GroupAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -174,7 +197,14 @@ export async function groupRoutes(app: TypedFastify, { ds }: ServicesAdminContex
     ADMIN_ROUTES.group,
     {
       onRequest: guard(ROLE.admin),
-      schema: { params: IdParams, response: { 200: SuccessAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Delete a group',
+        description:
+          'Deletes a group without members, with its service links, rate table and API keys; 409 while it has members.',
+        tags: ['Services admin'],
+        params: IdParams,
+        response: { 200: SuccessAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { id } = request.params;

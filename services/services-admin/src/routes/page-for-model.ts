@@ -11,7 +11,13 @@ export async function pageForModelRoutes(app: TypedFastify, { ds }: ServicesAdmi
     ADMIN_ROUTES.pageForModel,
     {
       onRequest: guard(ROLE.admin),
-      schema: { querystring: PageQueryInput, response: { 200: ModelPage, ...ERRORS } },
+      schema: {
+        summary: 'Page through users or groups',
+        description: 'One page of the users or groups grid, sorted and filtered on the server (spec 03 §7).',
+        tags: ['Services admin'],
+        querystring: PageQueryInput,
+        response: { 200: ModelPage, ...ERRORS },
+      },
     },
     async (request) => pageForModel(ds.manager, parsePageQuery(request.query as Record<string, string>)),
   );

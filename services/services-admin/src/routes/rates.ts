@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { ADMIN_ROUTES, RatesAnswer, ROLE } from '@portal/contracts';
-import { badRequest, HttpError, type TypedFastify } from '@portal/server-kit';
+import { badRequest, fileAnswer, HttpError, type TypedFastify } from '@portal/server-kit';
 import { assertMayEditRatesOf, assertMayReadRatesOf, type Guard } from '../access';
 import { recordChange } from '../store/audit';
 import type { ServicesAdminContext } from '../context';
@@ -49,7 +49,14 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
     ADMIN_ROUTES.rates,
     {
       onRequest: ratesReadAccess,
-      schema: { params: GroupIdParams, response: { 200: RatesAnswer, ...ERRORS } },
+      schema: {
+        summary: "Read a group's rate table",
+        description:
+          "The group's rates for SAVi reports (building types, sizes and their rates); staff read every group's, a rates editor their own group's.",
+        tags: ['Services admin'],
+        params: GroupIdParams,
+        response: { 200: RatesAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const group = await groupOr404(ds.manager, request.params.groupID);
@@ -64,7 +71,13 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
       onRequest: ratesAccess,
       // 5 000 rows of JSON run past the default 1 MB.
       bodyLimit: 4 * 1024 * 1024,
-      schema: { body: SaveRatesInput, response: { 200: RatesAnswer, ...ERRORS } },
+      schema: {
+        summary: "Save a group's rate table",
+        description: "Replaces a group's whole rate table with the rows sent (up to 5 000); audited.",
+        tags: ['Services admin'],
+        body: SaveRatesInput,
+        response: { 200: RatesAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { groupID } = request.body;
@@ -91,7 +104,16 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
 
   app.get(
     ADMIN_ROUTES.ratesExport,
-    { onRequest: ratesAccess, schema: { params: GroupIdParams } },
+    {
+      onRequest: ratesAccess,
+      schema: {
+        summary: "Export a group's rate table",
+        description: "The group's rate table as an xlsx workbook (an attachment), to edit and import again.",
+        tags: ['Services admin'],
+        params: GroupIdParams,
+        response: { 200: fileAnswer(XLSX_CONTENT_TYPE, 'The rate table as a workbook.'), ...ERRORS },
+      },
+    },
     async (request, reply) => {
       const group = await groupFor(request, request.params.groupID);
       const workbook = await ratesToWorkbook(await readRates(ds.manager, group.id), `Rates of ${group.name}`);
@@ -109,7 +131,14 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
     ADMIN_ROUTES.ratesImport,
     {
       onRequest: ratesAccess,
-      schema: { params: GroupIdParams, response: { 200: RatesAnswer, 413: ERRORS[400], ...ERRORS } },
+      schema: {
+        summary: 'Read a rate table from a workbook',
+        description:
+          'Reads the rows of an uploaded xlsx workbook and answers them without saving, for the editor to check and save.',
+        tags: ['Services admin'],
+        params: GroupIdParams,
+        response: { 200: RatesAnswer, 413: ERRORS[400], ...ERRORS },
+      },
     },
     async (request) => {
       const group = await groupFor(request, request.params.groupID);

@@ -67,7 +67,16 @@ export async function serviceAssignmentRoutes(app: TypedFastify, { ds }: Service
 
   app.get(
     ADMIN_ROUTES.allServices,
-    { onRequest: admin, schema: { response: { 200: AllServicesAnswer, ...ERRORS } } },
+    {
+      onRequest: admin,
+      schema: {
+        summary: 'List every service',
+        description:
+          'The services the portal offers (SAVi, AVS, IRiS, SpatialKey), to assign to groups and users.',
+        tags: ['Services admin'],
+        response: { 200: AllServicesAnswer, ...ERRORS },
+      },
+    },
     async () => {
       const services = await allServices(ds.manager);
       return {
@@ -78,15 +87,36 @@ export async function serviceAssignmentRoutes(app: TypedFastify, { ds }: Service
   );
 
   // The caller's own group's services (spec 03 §7 "GET /api/v1.0/group/services").
-  app.get(ADMIN_ROUTES.ownGroupServices, { onRequest: admin, schema: listed }, async (request) => ({
-    success: true,
-    services: request.actor.groupId ? await servicesOf(ds.manager, 'group', request.actor.groupId) : [],
-  }));
+  app.get(
+    ADMIN_ROUTES.ownGroupServices,
+    {
+      onRequest: admin,
+      schema: {
+        summary: "List the caller's group's services",
+        description: "The services assigned to the signed-in administrator's own group.",
+        tags: ['Services admin'],
+        ...listed,
+      },
+    },
+    async (request) => ({
+      success: true,
+      services: request.actor.groupId ? await servicesOf(ds.manager, 'group', request.actor.groupId) : [],
+    }),
+  );
 
   for (const holder of ['group', 'user'] as const) {
     app.get(
       ADMIN_ROUTES[`${holder}Services`],
-      { onRequest: admin, schema: { params: IdParams, ...listed } },
+      {
+        onRequest: admin,
+        schema: {
+          summary: `List a ${holder}'s services`,
+          description: `The services assigned to one ${holder} (a user also has their group's).`,
+          tags: ['Services admin'],
+          params: IdParams,
+          ...listed,
+        },
+      },
       async (request) => {
         await HOLDERS[holder].find(ds.manager, request.params.id);
         return { success: true, services: await servicesOf(ds.manager, holder, request.params.id) };
@@ -94,12 +124,31 @@ export async function serviceAssignmentRoutes(app: TypedFastify, { ds }: Service
     );
     app.post(
       ADMIN_ROUTES[`${holder}Services`],
-      { onRequest: admin, schema: { params: IdParams, body: ServiceAssignmentBody, ...listed } },
+      {
+        onRequest: admin,
+        schema: {
+          summary: `Assign a service to a ${holder}`,
+          description: `Gives a ${holder} a service and answers the ${holder}'s services after; audited.`,
+          tags: ['Services admin'],
+          params: IdParams,
+          body: ServiceAssignmentBody,
+          ...listed,
+        },
+      },
       async (request) => changeAssignment(ds, request, holder, request.params.id, request.body.service, true),
     );
     app.delete(
       ADMIN_ROUTES[`${holder}Service`],
-      { onRequest: admin, schema: { params: AssignmentParams, ...listed } },
+      {
+        onRequest: admin,
+        schema: {
+          summary: `Remove a service from a ${holder}`,
+          description: `Takes a service from a ${holder} and answers the ${holder}'s services after; audited.`,
+          tags: ['Services admin'],
+          params: AssignmentParams,
+          ...listed,
+        },
+      },
       async (request) =>
         changeAssignment(ds, request, holder, request.params.id, request.params.service, false),
     );

@@ -106,7 +106,14 @@ export async function userRoutes(
     ADMIN_ROUTES.users,
     {
       onRequest: guard(ROLE.admin),
-      schema: { querystring: AdminListQuery, response: { 200: UsersAnswer, ...ERRORS } },
+      schema: {
+        summary: 'List users',
+        description:
+          'Every user (people, not API keys) with their roles, group and state, paged and filtered like the users grid.',
+        tags: ['Services admin'],
+        querystring: AdminListQuery,
+        response: { 200: UsersAnswer, ...ERRORS },
+      },
     },
     async (request) => ({ success: true, ...(await listUsers(ds.manager, request.query)) }),
   );
@@ -115,7 +122,14 @@ export async function userRoutes(
     ADMIN_ROUTES.groupUsers,
     {
       onRequest: guard(ROLE.admin),
-      schema: { params: IdParams, querystring: AdminListQuery, response: { 200: UsersAnswer, ...ERRORS } },
+      schema: {
+        summary: "List a group's users",
+        description: 'The users of one group, paged and filtered like the users grid.',
+        tags: ['Services admin'],
+        params: IdParams,
+        querystring: AdminListQuery,
+        response: { 200: UsersAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const group = await groupOr404(ds.manager, request.params.id);
@@ -128,7 +142,15 @@ export async function userRoutes(
     ADMIN_ROUTES.user,
     {
       onRequest: guard(ROLE.admin),
-      schema: { params: IdParams, body: UserUpdateBody, response: { 200: UserAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Change a user',
+        description:
+          "Saves a user's changed fields (roles, group, active, e-mail address); deactivating ends the user's sessions at once. Audited.",
+        tags: ['Services admin'],
+        params: IdParams,
+        body: UserUpdateBody,
+        response: { 200: UserAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -183,7 +205,13 @@ export async function userRoutes(
     ADMIN_ROUTES.user,
     {
       onRequest: guard(ROLE.admin),
-      schema: { params: IdParams, response: { 200: SuccessAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Delete a user',
+        description: 'Deletes a user with their own service links; the audit trail keeps who they were.',
+        tags: ['Services admin'],
+        params: IdParams,
+        response: { 200: SuccessAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { id } = request.params;
