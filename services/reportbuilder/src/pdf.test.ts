@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { PORTAL_QUEUES, REPORTBUILDER_API, type ReportSectionsBody } from '@portal/contracts';
 import { formatMoney } from '@portal/domain';
-import { createStorage } from '@portal/server-kit';
-import { pdfText } from '@portal/pdf-jobs';
+import { closeQueue, createStorage } from '@portal/server-kit';
+import { createPdfQueue, ensureSubmittedPdfs, pdfText, recordSubmittedReport } from '@portal/pdf-jobs';
 import { PdfTestWorkers } from '@portal/pdf-jobs/testing';
 import { targetImageKey } from './images/keys';
 import { SAVI_PDF_KIND, reportFileName, saviReportPdfKey } from './pdf/report';
@@ -274,6 +274,61 @@ it('the worker process (dist/worker.js) killed mid-job (SIGKILL) loses nothing: 
   for (let i = 0; i < 100 && !(await storage().exists(saviReportPdfKey(id))); i++)
     await new Promise((r) => setTimeout(r, 100));
   expect(await storage().exists(saviReportPdfKey(id))).toBe(true);
+  await pdfWorkers.stop();
+});
+
+it('a submitted report is made by the server: the PDF its submission queued is rendered, RVETotal set; a delivered report never answers "no PDF yet"', async () => {
+  // services/requests' submit, as it runs: in its transaction the totals and the job row, queued after.
+  const { id, grip } = await worked();
+  const [operator] = (await rb.db.dataSource.query('SELECT id FROM identity.users WHERE email = $1', [
+    OPERATOR,
+  ])) as { id: string }[];
+  await rb.appDatabase.transaction(async (em) => {
+    const submitted = await recordSubmittedReport(em, id, { defaultVat: 15, userId: operator!.id });
+    expect(submitted).toMatchObject({ rveTotal: GRAND_TOTAL, job: { version: 4, state: 'queued' } });
+    await em.query(`UPDATE requests.requests SET status = 'QC check', rve_total = $2 WHERE id = $1`, [
+      id,
+      submitted!.rveTotal,
+    ]);
+  });
+  const queue = createPdfQueue(PORTAL_QUEUES.reportbuilderPdf, { redisUrl, prefix });
+  try {
+    expect(
+      await ensureSubmittedPdfs(rb.appDatabase, queue, [id], { defaultVat: 15, userId: operator!.id }),
+    ).toHaveLength(1);
+    startWorker();
+    expect(await until(id, 'done')).toMatchObject({ pdfReady: true, version: 4, pdfVersion: 4 });
+    const download = await call(OWNER, 'GET', REPORTBUILDER_API.download(id));
+    expect(download.statusCode).toBe(200);
+    const text = (await pdfText(download.rawPayload)).join(' ');
+    expect(text).toContain(grip);
+    expect(text).toContain(formatMoney(GRAND_TOTAL));
+    for (let i = 0; i < 100 && !(await storage().exists(saviReportPdfKey(id))); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const [row] = (await rb.db.dataSource.query(
+      'SELECT report_pdf_url, rve_total::float8 AS rve_total FROM requests.requests WHERE id = $1',
+      [id],
+    )) as { report_pdf_url: string; rve_total: number }[];
+    expect(row).toEqual({ report_pdf_url: saviReportPdfKey(id), rve_total: GRAND_TOTAL });
+    // Done: asking again queues nothing.
+    expect(await ensureSubmittedPdfs(rb.appDatabase, queue, [id], { defaultVat: 15, userId: null })).toEqual(
+      [],
+    );
+  } finally {
+    await closeQueue(queue);
+  }
+
+  // A request delivered without a PDF (before the server made them): the poll queues it, the download
+  // waits for it and serves it.
+  const legacy = await worked();
+  await rb.db.dataSource.query(`UPDATE requests.requests SET status = 'Delivered' WHERE id = $1`, [
+    legacy.id,
+  ]);
+  const ready = (await call(OWNER, 'GET', REPORTBUILDER_API.reportReady(legacy.id))).json<SaviReadyAnswer>();
+  expect(ready.state).not.toBe('none');
+  const download = await call(OWNER, 'GET', REPORTBUILDER_API.download(legacy.id));
+  expect(download.statusCode).toBe(200);
+  expect((await pdfText(download.rawPayload)).join(' ')).toContain(legacy.grip);
   await pdfWorkers.stop();
 });
 
