@@ -469,3 +469,55 @@ export async function installMetering(
   app.addHook('onClose', () => meter.close());
   return meter;
 }
+
+/**
+ * Counts a rare unit straight into PostgreSQL (no journal, no flush): a PDF done in a worker process,
+ * counted once where its job turns done. Never rejects (a failure is logged by the caller's `log`).
+ */
+export async function recordUsageNow(
+  db: { query(sql: string, params?: unknown[]): Promise<unknown> },
+  unit: Omit<UsageUnit, 'day'> & { day?: string },
+  n = 1,
+  log?: (err: unknown) => void,
+): Promise<void> {
+  try {
+    await db.query(
+      `INSERT INTO metering.usage_daily (group_id, service, day, metric, source, count)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT ON CONSTRAINT usage_daily_unit DO UPDATE SET count = usage_daily.count + excluded.count`,
+      [unit.groupId, unit.service, unit.day ?? sastDay(), unit.metric, unit.source, n],
+    );
+  } catch (err) {
+    log?.(err);
+  }
+}
+
+/**
+ * Counts a unit of a request's (a PDF of its report) for the request's group and the source it was made
+ * with: the API key whose account logged it, or 'session'. Never rejects.
+ */
+export async function recordRequestUsage(
+  db: { query(sql: string, params?: unknown[]): Promise<unknown> },
+  requestId: string,
+  service: string,
+  metric: UsageMetric,
+  log?: (err: unknown) => void,
+): Promise<void> {
+  try {
+    const [row] = (await db.query(
+      `SELECT r.group_id AS "groupId", k.id AS "keyId"
+         FROM requests.requests r LEFT JOIN identity.api_keys k ON k.user_id = r.user_id
+        WHERE r.id = $1`,
+      [requestId],
+    )) as { groupId: string | null; keyId: string | null }[];
+    if (!row) return;
+    await recordUsageNow(
+      db,
+      { groupId: row.groupId, service, metric, source: row.keyId ?? USAGE_SESSION_SOURCE },
+      1,
+      log,
+    );
+  } catch (err) {
+    log?.(err);
+  }
+}

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { imageDataUrl, pageFooterOptions, type PdfRenderer } from '@portal/pdf-jobs';
-import type { Redis, Storage } from '@portal/server-kit';
+import { recordRequestUsage, type Redis, type Storage } from '@portal/server-kit';
 import { finaliseRequest, readReport } from '../store';
 import { irisReportHtml } from './template';
 
@@ -32,8 +32,14 @@ export function irisPdfRenderer(deps: {
         madeAt: new Date().toISOString(),
       });
     },
-    afterDone: (job) =>
-      finaliseRequest(deps.ds, deps.redis && { redis: deps.redis, redisPrefix: deps.redisPrefix }, job),
+    afterDone: async (job) => {
+      await finaliseRequest(deps.ds, deps.redis && { redis: deps.redis, redisPrefix: deps.redisPrefix }, job);
+      // Usage metering: one PDF generated, for the request's group (docs/architecture.md "Usage metering").
+      const [report] = (await deps.ds
+        .query(`SELECT request_id FROM iris.reports WHERE id = $1`, [job.subject_id])
+        .catch(() => [])) as { request_id: string }[];
+      if (report) await recordRequestUsage(deps.ds, report.request_id, 'iris', 'pdf');
+    },
     pdfOptions: pageFooterOptions('IRiS risk report'),
   };
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { formatSaLongDate } from '@portal/domain';
 import { imageDataUrl, pageFooterOptions, type PdfRenderer } from '@portal/pdf-jobs';
-import type { Storage } from '@portal/server-kit';
+import { recordRequestUsage, type Storage } from '@portal/server-kit';
 import { isImageId, targetImageKey, type ImageTarget } from '../images/keys';
 import { readImageryRecord } from '../images/imagery';
 import { addressOf, extraFieldOf, sectionsOf, totalsOf, totalsSettingsOf, versionOf } from '../store';
@@ -77,6 +77,8 @@ export function saviPdfRenderer(deps: { ds: DataSource; storage: Storage; defaul
     },
     async afterDone(job) {
       if (job.kind !== SAVI_PDF_KIND || !job.file_key) return;
+      // Usage metering: every PDF generated counts, for the request's group (docs/architecture.md).
+      await recordRequestUsage(deps.ds, job.subject_id, 'reportbuilder', 'pdf');
       // Only the newest finished version is copied and recorded (an older one finishing late changes nothing).
       const [newer] = (await deps.ds.query(
         `SELECT 1 FROM pdf.jobs WHERE kind = $1 AND subject_id = $2 AND state = 'done' AND version > $3 LIMIT 1`,
