@@ -10,10 +10,16 @@ export const PATHS = {
   groupApiKeys: '/services/admin/groups/:groupId/api-keys',
   /** The header menu's way in for a group's admin: their own group's keys. */
   myGroupApiKeys: '/services/admin/my-group/api-keys',
+  /** A group's webhooks (issue 22): administrators, and the group's own admin. */
+  groupWebhooks: '/services/admin/groups/:groupId/webhooks',
 } as const;
 
 /** The rates editor of a group, as the spec writes it: /services/admin/rates/?groupID=… */
 export const ratesHref = (groupID: string) => `${PATHS.rates}/?groupID=${encodeURIComponent(groupID)}`;
+
+/** A group's webhooks page. */
+export const webhooksHref = (groupId: string) =>
+  PATHS.groupWebhooks.replace(':groupId', encodeURIComponent(groupId));
 
 /** A group's API keys page. */
 export const apiKeysHref = (groupId: string) =>

@@ -42,12 +42,20 @@ export const routes: RouteObject[] = [
         <Outlet />
       </RequireRole>
     ),
-    children: [PATHS.groupApiKeys, PATHS.myGroupApiKeys].map((path) => ({
-      path,
-      lazy: async () => ({
-        Component: (await import('./features/api-keys/routes/ApiKeysPage')).ApiKeysPage,
-      }),
-    })),
+    children: [
+      ...[PATHS.groupApiKeys, PATHS.myGroupApiKeys].map((path) => ({
+        path,
+        lazy: async () => ({
+          Component: (await import('./features/api-keys/routes/ApiKeysPage')).ApiKeysPage,
+        }),
+      })),
+      {
+        path: PATHS.groupWebhooks,
+        lazy: async () => ({
+          Component: (await import('./features/webhooks/routes/WebhooksPage')).WebhooksPage,
+        }),
+      },
+    ],
   },
   {
     path: PATHS.usage,

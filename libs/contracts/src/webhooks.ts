@@ -100,7 +100,10 @@ export const WebhookEndpointWithSecret = Type.Composite([
 ]);
 export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecret>;
 
-export const WebhookEndpointList = Type.Object({ endpoints: Type.Array(WebhookEndpoint) });
+export const WebhookEndpointList = Type.Object({
+  group: Type.Object({ _id: Type.String(), name: Type.String() }),
+  endpoints: Type.Array(WebhookEndpoint),
+});
 export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
 
 export const WebhookParams = Type.Object({

@@ -32,7 +32,7 @@ import {
   endpointDeliveries,
   groupEndpoint,
   groupEndpoints,
-  groupExists,
+  groupNamed,
   insertEndpoint,
   insertTestEvent,
   newWebhookSecret,
@@ -114,8 +114,9 @@ export async function webhookRoutes(app: TypedFastify, { ds, config }: ServicesA
     async (request) => {
       const { id: groupId } = request.params;
       await assertAdminOfGroup(ds, request.actor, groupId);
-      if (!(await groupExists(ds, groupId))) throw notFound(WEBHOOK_TEXTS.noGroup);
-      return { endpoints: await groupEndpoints(ds, groupId) };
+      const group = await groupNamed(ds, groupId);
+      if (!group) throw notFound(WEBHOOK_TEXTS.noGroup);
+      return { group, endpoints: await groupEndpoints(ds, groupId) };
     },
   );
 
@@ -138,7 +139,7 @@ export async function webhookRoutes(app: TypedFastify, { ds, config }: ServicesA
       const { id: groupId } = request.params;
       const { actor, body } = request;
       await assertAdminOfGroup(ds, actor, groupId);
-      if (!(await groupExists(ds, groupId))) throw notFound(WEBHOOK_TEXTS.noGroup);
+      if (!(await groupNamed(ds, groupId))) throw notFound(WEBHOOK_TEXTS.noGroup);
       const url = await checkedUrl(body.url, allowPrivate);
       const secret = newWebhookSecret();
       const endpoint = await ds.transaction(async (em) => {

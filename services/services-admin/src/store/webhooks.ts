@@ -56,9 +56,15 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
 const ENDPOINT_SELECT = `SELECT e.*, u.name AS created_by_name FROM webhooks.endpoints e
   LEFT JOIN identity.users u ON u.id = e.created_by`;
 
-export async function groupExists(ds: Sql, groupId: string): Promise<boolean> {
-  const rows = (await ds.query('SELECT 1 FROM identity.groups WHERE id = $1', [groupId])) as unknown[];
-  return rows.length > 0;
+/** The group's id and name (null: no such group). */
+export async function groupNamed(ds: Sql, groupId: string): Promise<{ _id: string; name: string } | null> {
+  const [row] = (await ds.query('SELECT id AS "_id", name FROM identity.groups WHERE id = $1', [
+    groupId,
+  ])) as {
+    _id: string;
+    name: string;
+  }[];
+  return row ?? null;
 }
 
 export async function groupEndpoints(ds: Sql, groupId: string): Promise<WebhookEndpoint[]> {

@@ -1,0 +1,191 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ROLE, type WebhookEndpoint } from '@portal/contracts';
+import { useCurrentUser, useNotify, useParams } from '@portal/web-kit';
+import { reasonOf } from '../../../api/answers';
+import { AdminPage } from '../../../layout/AdminPage';
+import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
+import { WEBHOOKS_TEXT as T } from '../../../texts';
+import { DeliveriesTable } from '../components/DeliveriesTable';
+import { EndpointDialog, type EndpointForm } from '../components/EndpointDialog';
+import { EndpointsTable, type EndpointAction } from '../components/EndpointsTable';
+import { SecretDialog } from '../components/SecretDialog';
+import {
+  useCreateWebhookMutation,
+  useDeleteWebhookMutation,
+  useRotateWebhookSecretMutation,
+  useTestWebhookMutation,
+  useUpdateWebhookMutation,
+  useWebhooksQuery,
+} from '../webhooksApi';
+
+const failureOf = (text: string, error: unknown) => {
+  const reason = reasonOf(error);
+  return reason ? `${text}: ${reason}` : text;
+};
+
+/**
+ * A group's webhooks (issue 22): /services/admin/groups/:groupId/webhooks, for administrators and for the
+ * group's own admin (another group's page says it is not theirs; the service answers 403 anyway).
+ */
+export function WebhooksPage() {
+  const { groupId } = useParams();
+  const { user } = useCurrentUser();
+  const isAdmin = !!user?.roles.includes(ROLE.admin);
+  const allowed =
+    !!groupId && (isAdmin || (!!user?.roles.includes(ROLE.groupAdmin) && user?.groupID === groupId));
+  if (!groupId || !allowed)
+    return (
+      <AdminPage title={T.title}>
+        <Alert severity="warning">{groupId ? T.notYourGroup : T.noGroup}</Alert>
+      </AdminPage>
+    );
+  return <GroupWebhooks groupId={groupId} isAdmin={isAdmin} />;
+}
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; endpoint: WebhookEndpoint }
+  | { kind: 'secret'; secret: string; rotated: boolean }
+  | { kind: 'rotate'; endpoint: WebhookEndpoint }
+  | { kind: 'delete'; endpoint: WebhookEndpoint }
+  | null;
+
+function GroupWebhooks({ groupId, isAdmin }: { groupId: string; isAdmin: boolean }) {
+  const notify = useNotify();
+  const list = useWebhooksQuery(groupId);
+  const [createWebhook, creation] = useCreateWebhookMutation();
+  const [updateWebhook, update] = useUpdateWebhookMutation();
+  const [deleteWebhook] = useDeleteWebhookMutation();
+  const [rotateSecret] = useRotateWebhookSecretMutation();
+  const [testWebhook] = useTestWebhookMutation();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [showing, setShowing] = useState<string | null>(null);
+
+  const open = (next: Dialog) => {
+    setFailure(null);
+    setDialog(next);
+  };
+
+  const save = async (form: EndpointForm) => {
+    setFailure(null);
+    if (dialog?.kind === 'edit') {
+      const result = await updateWebhook({ groupId, endpointId: dialog.endpoint._id, body: form });
+      if (result.error) return setFailure(failureOf(T.failedToSave, result.error));
+      return setDialog(null);
+    }
+    const result = await createWebhook({ groupId, body: form });
+    if (result.error) return setFailure(failureOf(T.failedToSave, result.error));
+    setShowing(result.data._id);
+    setDialog({ kind: 'secret', secret: result.data.secret, rotated: false });
+  };
+
+  const act = async (endpoint: WebhookEndpoint, action: EndpointAction) => {
+    const args = { groupId, endpointId: endpoint._id };
+    switch (action) {
+      case 'deliveries':
+        return setShowing(showing === endpoint._id ? null : endpoint._id);
+      case 'edit':
+        return open({ kind: 'edit', endpoint });
+      case 'rotate':
+        return open({ kind: 'rotate', endpoint });
+      case 'delete':
+        return open({ kind: 'delete', endpoint });
+      case 'test': {
+        const result = await testWebhook(args);
+        setShowing(endpoint._id);
+        return notify(
+          result.error
+            ? { message: failureOf(T.failedToTest, result.error), severity: 'error' }
+            : { message: T.testSent, severity: 'success' },
+        );
+      }
+      case 'enable':
+      case 'disable': {
+        const result = await updateWebhook({ ...args, body: { enabled: action === 'enable' } });
+        return notify(
+          result.error
+            ? { message: failureOf(T.failedToSave, result.error), severity: 'error' }
+            : { message: action === 'enable' ? T.enabled : T.disabled, severity: 'success' },
+        );
+      }
+    }
+  };
+
+  const data = list.data;
+  const shown = data?.endpoints.find((endpoint) => endpoint._id === showing) ?? null;
+  return (
+    <AdminPage
+      title={T.title}
+      subtitle={data ? T.subtitle(data.group.name) : undefined}
+      backToAdmin={isAdmin}
+      actions={
+        data && (
+          <Button variant="contained" onClick={() => open({ kind: 'create' })}>
+            {T.addEndpoint}
+          </Button>
+        )
+      }
+    >
+      {list.isLoading && <CircularProgress aria-label={T.title} />}
+      {list.error && <Alert severity="error">{failureOf(T.failedToLoad, list.error)}</Alert>}
+      {data && (
+        <Stack spacing={3}>
+          <EndpointsTable
+            endpoints={data.endpoints}
+            onAction={(endpoint, action) => void act(endpoint, action)}
+          />
+          {shown && (
+            <Stack spacing={1} component="section" aria-labelledby="deliveries-title">
+              <Typography variant="h2" id="deliveries-title" sx={{ fontSize: '1.25rem' }}>
+                {T.deliveries.title(shown.url)}
+              </Typography>
+              <DeliveriesTable groupId={groupId} endpoint={shown} />
+            </Stack>
+          )}
+        </Stack>
+      )}
+      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+        <EndpointDialog
+          editing={dialog.kind === 'edit' ? dialog.endpoint : null}
+          failure={failure}
+          saving={creation.isLoading || update.isLoading}
+          onSave={(form) => void save(form)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'secret' && (
+        <SecretDialog secret={dialog.secret} rotated={dialog.rotated} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'rotate' && (
+        <ConfirmDeleteDialog
+          title={T.rotateTitle}
+          failureText={T.failedToRotate}
+          confirmLabel={T.rotate}
+          onConfirm={async () => {
+            const rotated = await rotateSecret({ groupId, endpointId: dialog.endpoint._id }).unwrap();
+            setDialog({ kind: 'secret', secret: rotated.secret, rotated: true });
+          }}
+          onClose={() => setDialog((current) => (current?.kind === 'rotate' ? null : current))}
+        >
+          {T.rotateBody(dialog.endpoint.url)}
+        </ConfirmDeleteDialog>
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDeleteDialog
+          title={T.deleteTitle}
+          failureText={T.failedToDelete}
+          onConfirm={() => deleteWebhook({ groupId, endpointId: dialog.endpoint._id }).unwrap()}
+          onClose={() => setDialog(null)}
+        >
+          {T.deleteBody(dialog.endpoint.url)}
+        </ConfirmDeleteDialog>
+      )}
+    </AdminPage>
+  );
+}
