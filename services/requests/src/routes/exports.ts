@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import {
   ConsoleJob,
   CreateZipBody,
+  ErrorAnswer,
   EXPORT_MAX_ROWS,
   ExportToExcelBody,
   REQUEST_ADMIN_ROUTES,
@@ -10,6 +11,7 @@ import { ROUTE_REFUSALS } from '@portal/domain';
 import {
   badRequest,
   conflict,
+  fileAnswer,
   forbidden,
   notFound,
   type Storage,
@@ -55,7 +57,17 @@ export async function exportRoutes(
 
   app.post(
     REQUEST_ADMIN_ROUTES.exportToExcel,
-    { onRequest, schema: { body: ExportToExcelBody, response: { 202: ConsoleJob, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Export requests to Excel',
+        description:
+          "Queues an xlsx export of the requests matching the console's filters (or a selection) and answers the job (202); poll it, then download it.",
+        tags: ['Requests'],
+        body: ExportToExcelBody,
+        response: { 202: ConsoleJob, ...ERRORS },
+      },
+    },
     async (request, reply) => {
       requireConsoleUser(request.caller);
       const ids = request.body.requests?.length ? [...new Set(request.body.requests.map(checkId))] : null;
@@ -76,7 +88,17 @@ export async function exportRoutes(
 
   app.post(
     REQUEST_ADMIN_ROUTES.createZip,
-    { onRequest, schema: { body: CreateZipBody, response: { 202: ConsoleJob, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Zip the reports of requests',
+        description:
+          "Queues a zip of the selected requests' report PDFs and answers the job (202); poll it, then download it.",
+        tags: ['Requests'],
+        body: CreateZipBody,
+        response: { 202: ConsoleJob, ...ERRORS },
+      },
+    },
     async (request, reply) => {
       requireConsoleUser(request.caller);
       const ids = [...new Set(request.body.requestids.map(checkId))];
@@ -91,12 +113,33 @@ export async function exportRoutes(
 
   app.get(
     REQUEST_ADMIN_ROUTES.job,
-    { onRequest, schema: { params: IdParam, response: { 200: ConsoleJob, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Read an export job',
+        description: "The state and progress of one of the caller's export or zip jobs.",
+        tags: ['Requests'],
+        params: IdParam,
+        response: { 200: ConsoleJob, ...ERRORS },
+      },
+    },
     async (request) => toConsoleJob(await ownJob(request.params.id, request.caller)),
   );
 
+  const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   const registerFileDownload = (kind: 'xlsx' | 'zip', path: string) => {
-    app.get(path, { onRequest, schema: { params: IdParam } }, async (request, reply) => {
+    const schema = {
+      summary: kind === 'xlsx' ? 'Download an Excel export' : 'Download a zip of reports',
+      description: `The finished ${kind} file of one of the caller's export jobs (an attachment); 409 while the job runs.`,
+      tags: ['Requests'],
+      params: IdParam,
+      response: {
+        200: fileAnswer(kind === 'xlsx' ? XLSX_MEDIA_TYPE : 'application/zip', `The ${kind} file.`),
+        ...ERRORS,
+        409: ErrorAnswer,
+      },
+    };
+    app.get(path, { onRequest, schema }, async (request, reply) => {
       const job = await ownJob(request.params.id, request.caller);
       if (job.kind !== kind) throw notFound(EXPORT_TEXT.notFound);
       if (job.state !== 'done' || !job.file_key) throw conflict(EXPORT_TEXT.notReady(job.state));

@@ -35,7 +35,14 @@ export async function measurementRoutes(app: TypedFastify, ctx: RequestsContext)
     MEASUREMENT_ROUTES.list,
     {
       onRequest,
-      schema: { params: RequestIdParam, response: { 200: MeasurementsAnswer, ...MEASUREMENT_ERRORS } },
+      schema: {
+        summary: "List a request's measurements",
+        description:
+          'The heights, lengths and areas measured on the imagery for a request, with the survey each was taken on.',
+        tags: ['Requests'],
+        params: RequestIdParam,
+        response: { 200: MeasurementsAnswer, ...MEASUREMENT_ERRORS },
+      },
     },
     async (request) => {
       const id = checkId(request.params.id);
@@ -56,6 +63,10 @@ export async function measurementRoutes(app: TypedFastify, ctx: RequestsContext)
         if (problem) throw badRequest(problem);
       },
       schema: {
+        summary: 'Add a measurement to a request',
+        description:
+          'Stores a measurement taken on the imagery (staff) with its geometry and survey; its value is measured on the server.',
+        tags: ['Requests'],
         params: RequestIdParam,
         body: MeasurementInput,
         response: { 201: MeasurementAnswer, ...MEASUREMENT_ERRORS },
@@ -88,6 +99,9 @@ export async function measurementRoutes(app: TypedFastify, ctx: RequestsContext)
     {
       onRequest,
       schema: {
+        summary: 'Delete a measurement',
+        description: "Removes one of a request's measurements (staff).",
+        tags: ['Requests'],
         params: MeasurementParams,
         response: { 200: Type.Object({ success: Type.Boolean() }), ...MEASUREMENT_ERRORS },
       },

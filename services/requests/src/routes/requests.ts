@@ -77,7 +77,16 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
         const problems = geometryProblems((request.body as { measurements?: unknown } | null)?.measurements);
         if (problems.length > 0) throw badRequest(problems.join(' '), problems);
       },
-      schema: { body: RequestForm, response: { 201: RequestCreatedAnswer, 409: ErrorAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Log a request',
+        description:
+          "Logs a SAVi, AVS, IRiS or Can't Locate request for a property (the request form of spec 01 §7) and answers " +
+          '201 `created` with its URL in Location and its GRiP reference in X-GRiP-Reference. An Idempotency-Key ' +
+          'header makes a retry answer the same request.',
+        tags: ['Requests'],
+        body: RequestForm,
+        response: { 201: RequestCreatedAnswer, 409: ErrorAnswer, ...ERRORS },
+      },
     },
     async (request, reply) => {
       const header = request.headers[REQUEST_HEADERS.idempotencyKey];
@@ -105,7 +114,17 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
 
   app.get(
     REQUEST_ROUTES.any,
-    { onRequest, schema: { params: IdParams, response: { 200: RequestRecord, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Read a request',
+        description:
+          "A request by its id or GRiP reference, with its status, fees, report fields (PDF URL, RVETotal, invoice number) and history fields; the caller's own, or any for staff.",
+        tags: ['Requests'],
+        params: IdParams,
+        response: { 200: RequestRecord, ...ERRORS },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       const key = UUID.test(id)
@@ -124,7 +143,17 @@ export async function requestRoutes(app: TypedFastify, ctx: RequestsContext): Pr
 
   app.get(
     REQUEST_ROUTES.map,
-    { onRequest, schema: { querystring: RequestMapQuery, response: { 200: RequestMapAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'List requests on the map',
+        description:
+          "The points of the caller's requests (staff: everyone's) inside a box, filtered by status, type and dates.",
+        tags: ['Requests'],
+        querystring: RequestMapQuery,
+        response: { 200: RequestMapAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const query = request.query;
       const sides = [query.west, query.south, query.east, query.north];

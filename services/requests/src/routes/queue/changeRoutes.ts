@@ -14,6 +14,7 @@ import { RequestConflict, changeRequest, changeRequests, type ChangeOutcome } fr
 import type { RequestDbRow } from '../../queue/rows';
 import { queueSubmittedPdfs } from '../../queue/submission';
 import { CHANGE_ERRORS } from '../schemas';
+import { changeDocs } from './changeDocs';
 
 /** What a change call does to one request: which (and the version the caller saw, if named), and how. */
 export interface RequestChangePlan {
@@ -89,7 +90,7 @@ export function changeRoutes(app: TypedFastify, ctx: RequestsContext) {
   ): void {
     app.post(
       path,
-      { onRequest, schema: { body, response: { 200: answer, ...CHANGE_ERRORS } } },
+      { onRequest, schema: { ...changeDocs(path), body, response: { 200: answer, ...CHANGE_ERRORS } } },
       async (request, reply) => {
         const run = start(request.body as Static<Body>, request.caller);
         try {

@@ -51,7 +51,14 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
     REQUEST_ADMIN_ROUTES.pager,
     {
       onRequest,
-      schema: { querystring: RequestPagerQuery, response: { 200: RequestPagerAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Page through requests',
+        description:
+          "One page of the request grid (the caller's own requests; staff everyone's), filtered and sorted.",
+        tags: ['Requests'],
+        querystring: RequestPagerQuery,
+        response: { 200: RequestPagerAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const staff = isStaff(request.caller);
@@ -72,6 +79,10 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
     {
       onRequest,
       schema: {
+        summary: 'List every matching request',
+        description:
+          "Every request matching the console's filters as one JSON array, streamed (administrators and SAVi operators).",
+        tags: ['Requests'],
         querystring: Type.Object({
           ...RequestFilterQuery.properties,
           sort_object: Type.Optional(Type.String({ maxLength: 500 })),
@@ -101,7 +112,13 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
     REQUEST_ADMIN_ROUTES.statusCounts,
     {
       onRequest,
-      schema: { querystring: RequestFilterQuery, response: { 200: RequestStatusCountsAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Count requests by status',
+        description: "How many requests matching the filters are in each status (the console's status tabs).",
+        tags: ['Requests'],
+        querystring: RequestFilterQuery,
+        response: { 200: RequestStatusCountsAnswer, ...ERRORS },
+      },
     },
     async (request) =>
       statusCounts(
@@ -113,7 +130,15 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
 
   app.get(
     REQUEST_ADMIN_ROUTES.settings,
-    { onRequest, schema: { response: { 200: RequestConsoleSettings, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read the console's settings",
+        description: 'The statuses, request types, priorities and other choices the request screens offer.',
+        tags: ['Requests'],
+        response: { 200: RequestConsoleSettings, ...ERRORS },
+      },
+    },
     async () => ({
       ageingTargets: ctx.config.ageingTargets,
       statuses: [...REQUEST_STATUSES],
@@ -123,7 +148,17 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
 
   app.get(
     REQUEST_ADMIN_ROUTES.history,
-    { onRequest, schema: { params: IdParam, response: { 200: RequestHistoryAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a request's history",
+        description:
+          "A request's history: every status change and edit with who made it and when, oldest first.",
+        tags: ['Requests'],
+        params: IdParam,
+        response: { 200: RequestHistoryAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const id = checkId(request.params.id);
       const owner = await requestOwner(ctx.ds, id);
@@ -135,7 +170,16 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
 
   app.get(
     REQUEST_ADMIN_ROUTES.referencesOf,
-    { onRequest, schema: { params: IdParam, response: { 200: ClientReferencesAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a request's client references",
+        description: "The client's reference fields of a request as labels and values.",
+        tags: ['Requests'],
+        params: IdParam,
+        response: { 200: ClientReferencesAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const id = checkId(request.params.id);
       const row = await requestReferences(ctx.ds, id);
@@ -156,6 +200,9 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
     {
       onRequest,
       schema: {
+        summary: 'List requests near a request',
+        description: "Other requests within a radius (metres) of a request's point, nearest first.",
+        tags: ['Requests'],
         params: Type.Object({ id: Type.String({ maxLength: 64 }), radius: Type.String({ maxLength: 20 }) }),
         response: { 200: NearAnswer, ...ERRORS },
       },

@@ -13,14 +13,32 @@ export async function queueViewRoutes(app: TypedFastify, ctx: RequestsContext): 
 
   app.get(
     REQUEST_ADMIN_ROUTES.views,
-    { onRequest, schema: { response: { 200: SavedViewsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "List the caller's saved views",
+        description: "The request grid's filter and column settings the caller saved under a name.",
+        tags: ['Requests'],
+        response: { 200: SavedViewsAnswer, ...ERRORS },
+      },
+    },
     async (request) => ({ views: await savedViews(ctx.ds, request.caller.id) }),
   );
 
   // Saving a view under a name the user already has replaces it.
   app.post(
     REQUEST_ADMIN_ROUTES.views,
-    { onRequest, schema: { body: SavedViewBody, response: { 200: SavedViewsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Save a view',
+        description:
+          "Saves the request grid's current filters and columns under a name (replacing one of that name) and answers the caller's views.",
+        tags: ['Requests'],
+        body: SavedViewBody,
+        response: { 200: SavedViewsAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const name = request.body.name.trim();
       if (!name) throw badRequest(QUEUE_TEXT.viewName);
@@ -33,7 +51,13 @@ export async function queueViewRoutes(app: TypedFastify, ctx: RequestsContext): 
     REQUEST_ADMIN_ROUTES.view,
     {
       onRequest,
-      schema: { params: IdParam, response: { 204: Type.Null(), ...ERRORS } },
+      schema: {
+        summary: 'Delete a saved view',
+        description: "Deletes one of the caller's saved views.",
+        tags: ['Requests'],
+        params: IdParam,
+        response: { 204: Type.Null(), ...ERRORS },
+      },
     },
     async (request, reply) => {
       const id = checkId(request.params.id);
