@@ -130,6 +130,7 @@ export const WEBHOOKS_TEXT = {
   title: 'Webhooks',
   subtitle: (group: string) => `Where the portal tells the systems of ${group} about their requests, signed.`,
   notYourGroup: "You may only manage your own group's webhooks.",
+  groupAction: (group: string) => `Webhooks of ${group}`,
   noGroup: 'You are not in a group.',
   addEndpoint: 'Add endpoint',
   noEndpoints: 'No endpoints yet: add one to receive events.',

@@ -21,6 +21,7 @@ import { useGridQuery } from '@portal/web-kit/grid';
 import { EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
 import { ApiKeysLink } from '../../../components/ApiKeysLink';
+import { WebhooksLink } from '../../../components/WebhooksLink';
 import { RatesLink } from '../../../components/RatesLink';
 import { AdminUserPicker, type AdminChoice } from '../../../components/AdminUserPicker';
 import { useGroupsPageQuery, useUpdateGroupMutation } from '../../../api/groupsApi';
@@ -236,6 +237,13 @@ export function GroupsGrid() {
         type: 'actions',
         width: 80,
         getActions: ({ row }) => [<ApiKeysLink key="api-keys" group={row} />],
+      },
+      {
+        field: 'webhooks',
+        headerName: 'Webhooks',
+        type: 'actions',
+        width: 90,
+        getActions: ({ row }) => [<WebhooksLink key="webhooks" group={row} />],
       },
     ],
     [saveFromCell],
