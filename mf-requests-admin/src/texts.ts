@@ -1,6 +1,7 @@
 /** The remote's user-facing texts. Those of the spec verbatim (spec 02 §4, §5; spec 03). */
 export const TEXT = {
   myRequests: 'My requests',
+  clientReference: 'Client reference',
   console: 'Request administration',
   noRve: 'no RVE',
   insufficientData: 'Insufficient Data',

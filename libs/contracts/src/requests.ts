@@ -434,6 +434,42 @@ export function referenceFields(entries: readonly unknown[] | null | undefined):
   return fields.sort((a, b) => a.position - b.position || a.index - b.index).map(({ field }) => field);
 }
 
+/**
+ * A request's client references as people read them (issue 22: never raw JSON): `Label: value` for each
+ * reference with a value, in the group's order (`fields`: referenceFields of the group's list), then any
+ * key the group no longer defines under its own name, joined by `separator`. Values may be an object of
+ * key → value or its JSON text (a request's reference_string).
+ */
+export function referencesText(
+  values: Readonly<Record<string, unknown>> | string | null | undefined,
+  fields: readonly { key: string; label: string }[] = [],
+  separator = ', ',
+): string {
+  let object: Record<string, unknown> = {};
+  if (typeof values === 'string') {
+    const text = values.trim();
+    if (text === '') return '';
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+      object = parsed as Record<string, unknown>;
+    } catch {
+      return text; // free text, not JSON: shown as written
+    }
+  } else object = { ...(values ?? {}) };
+  const filled = (value: unknown) =>
+    value !== null && value !== undefined && typeof value !== 'object' && String(value).trim() !== '';
+  const lines: string[] = [];
+  const named = new Set<string>();
+  for (const field of fields) {
+    named.add(field.key);
+    if (filled(object[field.key])) lines.push(`${field.label}: ${String(object[field.key]).trim()}`);
+  }
+  for (const [key, value] of Object.entries(object))
+    if (!named.has(key) && filled(value)) lines.push(`${key}: ${String(value).trim()}`);
+  return lines.join(separator);
+}
+
 /** The label the form shows: optional references get ' (optional)'. */
 export const referenceLabel = (field: ReferenceField) =>
   field.required ? field.label : `${field.label}${REFERENCE_TEXT.optionalSuffix}`;

@@ -36,7 +36,7 @@ export const requestRow = (overrides: Partial<RequestRow> = {}): RequestRow => (
   invoice: null,
   disputed: 'No',
   client: 'Karoo Mutual Insurance',
-  clientReference: '{"POLICY_NUMBER":"KM123456"}',
+  clientReference: 'Policy Number: KM123456',
   reportFee: null,
   rve: null,
   preliminaryRve: null,

@@ -14,7 +14,6 @@ import {
 } from '@portal/contracts';
 import {
   ensurePdfJob,
-  readPdfJob,
   saviJobInput,
   waitForPdfJob,
   type PdfJobData,
@@ -24,6 +23,7 @@ import {
   HttpError,
   badRequest,
   callerHooks,
+  fileAnswer,
   notFound,
   type Caller,
   type Storage,
@@ -118,6 +118,10 @@ export async function pdfRoutes(
     {
       onRequest,
       schema: {
+        summary: "Make a SAVi report's PDF",
+        description:
+          "Queues the PDF of the report's current version and waits up to `wait` seconds for it; answers its state and, once done, its download URL (spec 02 §7.1).",
+        tags: ['Report builder'],
         params: Type.Object({
           requestID: RequestIdString,
           country: Type.String({ maxLength: 100 }),
@@ -140,7 +144,17 @@ export async function pdfRoutes(
 
   app.get(
     REPORTBUILDER_ROUTES.ready,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: SaviReadyAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Ask whether a SAVi report's PDF is ready",
+        description:
+          "The state of the report's PDF (queued, running, done, failed), its progress and the download URL of the latest one done; a submitted report's missing PDF is queued.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: SaviReadyAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const state = await read(request.params.requestID, request.caller);
       let job = await currentSaviJob(ctx.ds, state);
@@ -170,6 +184,12 @@ export async function pdfRoutes(
     {
       onRequest,
       schema: {
+        summary: "Download a SAVi report's PDF",
+        description:
+          "The report's PDF (application/pdf; an attachment, or inline with `inline=true`): for a submitted report " +
+          'the PDF of its submitted version (made first if missing), otherwise the latest one done.',
+        tags: ['Report builder'],
+        response: { 200: fileAnswer('application/pdf', 'The PDF of the report.'), ...ERRORS },
         params: RequestIdParams,
         querystring: Type.Object({ inline: Type.Optional(Type.Boolean()) }),
       },

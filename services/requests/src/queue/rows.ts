@@ -1,4 +1,4 @@
-import type { RequestRow } from '@portal/contracts';
+import { referenceFields, referencesText, type RequestRow } from '@portal/contracts';
 import { hoursInQueue, reportFee } from '@portal/domain';
 import { yesNoText } from './yesNo';
 
@@ -11,7 +11,10 @@ export const REQUEST_ROW_COLUMNS = `r.id, r.request_type, r.request_sub_type, r.
   r.user_name, r.user_email, r.created_at, r.status, r.first_user_id, r.first_user_name, r.address, r.lat, r.lng,
   r.additional, r.cant_locate, r.report_pdf_downloaded, r.report_invoice_number, r.report_disputed, r.group_name,
   r.reference_string, r.rve_total::float8 AS rve_total, r.preliminary_rve::float8 AS preliminary_rve, r.property_type, r.number_of_buildings,
-  r.unit_price::float8 AS unit_price, r.report_pdf_url, r.report_id, r.date_finalised, r.delivered_at, r.version`;
+  r.unit_price::float8 AS unit_price, r.report_pdf_url, r.report_id, r.date_finalised, r.delivered_at, r.version,
+  r.reference,
+  (SELECT CASE WHEN r.claims_user THEN g.claims_references ELSE g."references" END
+     FROM identity.groups g WHERE g.id = r.group_id) AS reference_list`;
 
 /** A row as the driver answers REQUEST_ROW_COLUMNS. */
 export interface RequestDbRow {
@@ -47,6 +50,9 @@ export interface RequestDbRow {
   date_finalised: Date | null;
   delivered_at: Date | null;
   version: number;
+  /** The client's references (key → value) and the group's list that labels them (claims' for a claims user). */
+  reference: Record<string, unknown> | null;
+  reference_list: unknown[] | null;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -77,7 +83,11 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     invoice: row.report_invoice_number,
     disputed: yesNoText(row.report_disputed),
     client: row.group_name,
-    clientReference: row.reference_string ?? '',
+    // "Label: value" (issue 22): the stored JSON read with the group's labels.
+    clientReference: referencesText(
+      row.reference && Object.keys(row.reference).length > 0 ? row.reference : row.reference_string,
+      referenceFields(row.reference_list),
+    ),
     reportFee: reportFee(row.number_of_buildings, row.unit_price),
     rve: row.rve_total,
     preliminaryRve: row.preliminary_rve,

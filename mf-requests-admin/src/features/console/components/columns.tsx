@@ -14,6 +14,7 @@ import {
   formatSaDateTime,
   type RequestAction,
 } from '@portal/domain';
+import { clientReferenceColumn } from '../../../components/clientReferenceColumn';
 
 const rand = (value: number | null) => (value === null ? '' : formatRand(value));
 
@@ -59,7 +60,7 @@ export function consoleColumns(options: ConsoleColumnOptions): GridColDef<Reques
     { field: 'type', headerName: 'Type', width: 80 },
     { field: 'gripReference', headerName: 'GRiP Reference', width: 160 },
     { field: 'client', headerName: 'Client', width: 150 },
-    { field: 'clientReference', headerName: 'Client reference', width: 200 },
+    clientReferenceColumn(200),
     { field: 'user', headerName: 'User', width: 150 },
     { field: 'email', headerName: 'E-mail', width: 190 },
     {

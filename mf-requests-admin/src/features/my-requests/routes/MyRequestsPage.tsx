@@ -10,13 +10,15 @@ import { useRequestPageQuery } from '../../../api/requestsApi';
 import { QueuePage } from '../../../layout/QueuePage';
 import { TEXT } from '../../../texts';
 import { ReportDownloadButton } from '../../../components/ReportDownloadButton';
+import { clientReferenceColumn } from '../../../components/clientReferenceColumn';
 
-/** Spec 03 "User's request list": the columns, the request id and PDF link hidden. */
+/** Spec 03 "User's request list": the columns (and the client references), the request id and PDF link hidden. */
 const COLUMNS: GridColDef<RequestRow>[] = [
   { field: 'requestID', headerName: 'Id', width: 280 },
   { field: 'reportPdfUrl', headerName: 'PDF link', width: 200 },
   { field: 'type', headerName: 'Type', width: 100 },
   { field: 'gripReference', headerName: 'GRiP Reference', width: 170 },
+  clientReferenceColumn(),
   {
     field: 'created',
     headerName: 'Created',

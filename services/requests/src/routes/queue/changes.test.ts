@@ -277,7 +277,7 @@ describe('client references', () => {
       _id: id,
       clientReferences: { POLICY_NUMBER: 'KM654321' },
     });
-    expect(saved.json<RequestChangeAnswer>().request.clientReference).toBe('{"POLICY_NUMBER":"KM654321"}');
+    expect(saved.json<RequestChangeAnswer>().request.clientReference).toBe('Policy Number: KM654321');
     expect((await historyOf(id)).map((line) => line.field)).toEqual(['references']);
     expect((await call(CLAIMS, 'GET', REQUEST_ADMIN_API.referencesOf(id))).statusCode).toBe(403);
   });

@@ -49,7 +49,7 @@ describe('the pager', () => {
       cantlocate: 'No',
       downloaded: 'No',
       disputed: 'No',
-      clientReference: '{"POLICY_NUMBER":"KM123456"}',
+      clientReference: 'Policy Number: KM123456',
       reportFee: null,
       version: 1,
     });
