@@ -4,6 +4,7 @@ import { requireExtensions } from './migrations/extensions';
 import { type QueryRunner } from 'typeorm';
 
 const IDENTITY_TABLES = [
+  'api_keys',
   'audit_records',
   'group_services',
   'groups',

@@ -22,6 +22,7 @@ import { UserEntity } from './user.entity';
 @Unique('groups_code_key', ['code'])
 @Check('groups_references_is_array', `jsonb_typeof("references") = 'array'`)
 @Check('groups_claims_references_is_array', `jsonb_typeof(claims_references) = 'array'`)
+@Check('groups_api_rate_limit_positive', `api_rate_limit_per_minute > 0`)
 @Index('groups_admin_user_id_idx', ['adminUserId'])
 // Created by the migration (GIN, pg_trgm) for the groups grid's "contains" filter. TypeORM cannot
 // describe such an index; `synchronize: false` tells it to leave the index alone.
@@ -82,6 +83,10 @@ export class GroupEntity {
   /** Same format as `references`, used instead of them for claims users. */
   @Column('jsonb', { name: 'claims_references', default: [] })
   claimsReferences: unknown[][];
+
+  /** The group's limit of calls per minute per API key; null: the portal's default (issue 22). */
+  @Column('integer', { name: 'api_rate_limit_per_minute', nullable: true })
+  apiRateLimitPerMinute: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

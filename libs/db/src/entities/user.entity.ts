@@ -18,6 +18,7 @@ import { IDENTITY_SCHEMA, normalisedEmail } from './transformers';
 @Entity({ schema: IDENTITY_SCHEMA, name: 'users' })
 @Unique('users_email_key', ['email'])
 @Check('users_email_is_normalised', `email = lower(btrim(email))`)
+@Check('users_kind_known', `kind IN ('person', 'apiKey')`)
 @Index('users_group_id_idx', [
   'groupId',
   'active',
@@ -79,6 +80,10 @@ export class UserEntity {
 
   @Column('uuid', { name: 'group_id', nullable: true })
   groupId: string | null;
+
+  /** 'person', or 'apiKey': the account an API key acts as (issue 22; never listed, never logs in). */
+  @Column('text', { default: 'person' })
+  kind: 'person' | 'apiKey';
 
   // RESTRICT: a group with members cannot be deleted by accident; move or delete the users first.
   @ManyToOne(() => GroupEntity, { nullable: true, onDelete: 'RESTRICT' })
