@@ -30,6 +30,7 @@ import { openDatabase as openRequestsDatabase } from '../../services/requests/sr
 import { buildApp as buildServicesAdmin } from '../../services/services-admin/src/app';
 import { loadServicesAdminConfig } from '../../services/services-admin/src/config';
 import { openDatabase as openServicesAdminDatabase } from '../../services/services-admin/src/database';
+import { makeFixtures, type AuditFixtures } from './fixtures';
 
 /**
  * The portal's back end in one process, for the audit suites: every HTTP service's real app (its own
@@ -59,6 +60,10 @@ export interface AuditPortal {
   rolesOf(role: AuditRole): string[] | null;
   /** One query: total row count over the given tables. */
   rowCount(tables: string[]): Promise<number>;
+  /** API keys and rows that exist (fixtures.ts), when asked for with `{ fixtures: true }`. */
+  fixtures?: AuditFixtures;
+  /** The run's Redis prefix (PORTAL_REDIS_PREFIX and the shared client's key prefix). */
+  redisPrefix: string;
   close(): Promise<void>;
 }
 
@@ -89,7 +94,7 @@ interface Built {
   ds?: DataSource;
 }
 
-export async function openAuditPortal(): Promise<AuditPortal> {
+export async function openAuditPortal(options: { fixtures?: boolean } = {}): Promise<AuditPortal> {
   const varDir = mkdtempSync(join(tmpdir(), 'api-audit-'));
   const privateKeyFile = join(varDir, 'keys/jwt-private.pem');
   const publicKeyFile = join(varDir, 'keys/jwt-public.pem');
@@ -110,6 +115,8 @@ export async function openAuditPortal(): Promise<AuditPortal> {
     REDIS_URL: redisUrl,
     JWT_PUBLIC_KEY_FILE: publicKeyFile,
     JWT_PRIVATE_KEY_FILE: privateKeyFile,
+    // The services' own keys (API keys' cache, rate limits) and queues: the run's prefix too.
+    PORTAL_REDIS_PREFIX: prefix,
     REQUEST_QUEUE_PREFIX: prefix,
     IRIS_QUEUE_PREFIX: prefix,
     REPORTBUILDER_QUEUE_PREFIX: prefix,
@@ -192,6 +199,21 @@ export async function openAuditPortal(): Promise<AuditPortal> {
         .map((part) => `"${part.replace(/"/g, '""')}"`)
         .join('.');
     const database = db.dataSource;
+    // Signed afresh on every call: a logout (GET /api/v1.0/logout revokes the user's sessions issued
+    // before it) or another revocation by an earlier call does not end the later calls' sessions.
+    const cookie = (role: AuditRole) => {
+      const user = accounts.get(role);
+      return user && sessionCookieHeader(signTestSessionFor(privateKeyFile, user));
+    };
+    const fixtures = options.fixtures
+      ? await makeFixtures({
+          apps: new Map(built.map(({ name, built: { app } }) => [name, app])),
+          ds: database,
+          redis,
+          redisPrefix: prefix,
+          cookie,
+        })
+      : undefined;
 
     return {
       services: built.map(({ name, built: { app } }) => ({
@@ -200,12 +222,9 @@ export async function openAuditPortal(): Promise<AuditPortal> {
         routes: app.registeredRoutes.filter((route) => route.method !== 'HEAD'),
         tables: [...new Set(SCHEMAS[name].flatMap((schema) => tablesOf.get(schema) ?? []))],
       })),
-      // Signed afresh on every call: a logout (GET /api/v1.0/logout revokes the user's sessions issued
-      // before it) or another revocation by an earlier call does not end the later calls' sessions.
-      cookie: (role) => {
-        const user = accounts.get(role);
-        return user && sessionCookieHeader(signTestSessionFor(privateKeyFile, user));
-      },
+      cookie,
+      fixtures,
+      redisPrefix: prefix,
       rolesOf: (role) => {
         const user = accounts.get(role);
         return user ? rolesOfFlags(user) : null;

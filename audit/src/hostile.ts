@@ -26,8 +26,8 @@ export interface InjectCase {
   /** The path with its query, encoded as a client would send it. */
   url: string;
   headers: Record<string, string>;
-  /** The raw body, sent as it is with its content-type header. */
-  payload?: string;
+  /** The raw body, sent as it is with its content-type header (a Buffer for multipart bodies). */
+  payload?: string | Buffer;
   /**
    * Statuses the framework answers before any of the route's hooks run (a path it cannot decode: 400, a
    * body over the limit: 413), so an answer of one of them is not the guard's to give.
@@ -44,6 +44,24 @@ export interface CaseOptions {
   maxCases?: number;
   /** Add one body above every body limit of the portal (once per service is enough). */
   oversize?: boolean;
+  /**
+   * Real values for path parameters by name (paramValues: ids that exist in the seeded database), used by
+   * the valid calls and as the base the hostile cases mutate; parameters without one are drawn.
+   */
+  params?: Record<string, string>;
+  /** Real values for top-level string properties of the body and query, by name (_id, requestID …). */
+  fields?: Record<string, string>;
+  /**
+   * The route reads multipart/form-data: its valid calls send each file (in the field 'file', after these
+   * text fields), its hostile ones a file of the wrong type, an empty one, none, and one over every limit.
+   */
+  multipart?: { fields: Record<string, string>; files: MultipartFile[] };
+}
+
+export interface MultipartFile {
+  name: string;
+  type: string;
+  data: Buffer;
 }
 
 export const DEFAULT_SEED = 20261126;
@@ -351,6 +369,72 @@ export function fillPath(pattern: string, encoded: Record<string, string>): stri
     .replace(/\*/g, () => encoded['*'] ?? '1');
 }
 
+/**
+ * The real values a route pattern's parameters take from `known`, keyed `<segment before it>/:<name>` (so
+ * `/group/:id` and `/request/:id` take different ids) or `:<name>` alone; parameters found in neither are
+ * left out (drawn from the schema).
+ */
+export function paramValues(pattern: string, known: Record<string, string>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const m of pattern.matchAll(/([^/]*)\/:([A-Za-z0-9_]+)/g)) {
+    const value = known[`${m[1]}/:${m[2]}`] ?? known[`:${m[2]}`];
+    if (value !== undefined) values[m[2]] = value;
+  }
+  return values;
+}
+
+/** A multipart/form-data body: text fields first, then the file (if any) in the field 'file'. */
+export function multipartBody(
+  fields: Record<string, string>,
+  file?: MultipartFile,
+): { payload: Buffer; contentType: string } {
+  const boundary = 'audit-boundary-7f3a9c';
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields))
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  if (file)
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+          `Content-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+let oversizeFile: Buffer | undefined;
+const oversizeFileData = () => (oversizeFile ??= Buffer.alloc(OVERSIZE_MIB * 1024 * 1024, 0xff));
+
+/** A value with the known fields set on its top-level string properties the schema names. */
+function withFields(
+  value: unknown,
+  schema: JsonSchema | undefined,
+  fields: Record<string, string> | undefined,
+) {
+  if (!fields || !schema || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const properties = (
+    isSchema(schema.properties)
+      ? schema.properties
+      : Array.isArray(schema.allOf)
+        ? merged(schema.allOf).properties
+        : {}
+  ) as Record<string, unknown>;
+  const out = { ...(value as Record<string, unknown>) };
+  for (const [name, known] of Object.entries(fields)) {
+    const property = properties[name];
+    if (!isSchema(property)) continue;
+    const type = property.type;
+    if (type === undefined || type === 'string' || (Array.isArray(type) && type.includes('string')))
+      out[name] = known;
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Cases
 
@@ -419,14 +503,23 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
 
   // Valid parts: the params' own schema, or '1' for a parameter without one.
   const paramsArb = paramsSchema ? arbitraryOf(paramsSchema) : fc.constant({});
-  const validParams = fc.sample(paramsArb, { seed, numRuns: Math.max(options.valid ?? 3, 1) }) as Record<
-    string,
-    unknown
-  >[];
-  const validQueries = querySchema ? validSamples(querySchema, options.valid ?? 3, seed + 1) : [];
-  const validBodies = bodySchema ? validSamples(bodySchema, options.valid ?? 3, seed + 2) : [];
-  const [fullBody] = bodySchema ? validSamples(bodySchema, 1, seed + 3, true) : [undefined];
-  const [fullQuery] = querySchema ? validSamples(querySchema, 1, seed + 4, true) : [undefined];
+  const validParams = (
+    fc.sample(paramsArb, { seed, numRuns: Math.max(options.valid ?? 3, 1) }) as Record<string, unknown>[]
+  ).map((drawn) => ({ ...drawn, ...options.params }));
+  const known = (schema: JsonSchema | undefined) => (value: unknown) =>
+    withFields(value, schema, options.fields);
+  const validQueries = querySchema
+    ? validSamples(querySchema, options.valid ?? 3, seed + 1).map(known(querySchema))
+    : [];
+  const validBodies = bodySchema
+    ? validSamples(bodySchema, options.valid ?? 3, seed + 2).map(known(bodySchema))
+    : [];
+  const [fullBody] = bodySchema
+    ? validSamples(bodySchema, 1, seed + 3, true).map(known(bodySchema))
+    : [undefined];
+  const [fullQuery] = querySchema
+    ? validSamples(querySchema, 1, seed + 4, true).map(known(querySchema))
+    : [undefined];
 
   const encodedParams = (values: Record<string, unknown> | undefined, raw: Record<string, string> = {}) =>
     Object.fromEntries(
@@ -439,7 +532,7 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
       params?: Record<string, unknown>;
       rawParams?: Record<string, string>;
       query?: string;
-      body?: string;
+      body?: string | Buffer;
       contentType?: string;
       early?: number[];
     },
@@ -464,16 +557,34 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
   const valid: InjectCase[] = [];
   const validCount = options.valid ?? 3;
   const distinct = !!(bodySchema || querySchema || paramsSchema);
-  for (let i = 0; i < (distinct ? validCount : 1); i++) {
-    const query = validQueries[i];
-    valid.push(
-      make(`valid ${i + 1}`, 'valid', {
-        params: validParams[i] ?? validParams[0],
-        query: query && typeof query === 'object' ? queryString(query as Record<string, unknown>) : undefined,
-        body: bodySchema ? jsonText(validBodies[i]) : undefined,
-      }),
-    );
-  }
+  const multipart = options.multipart;
+  // A multipart route: a valid call per file (the route takes the kinds it reads, refuses the others).
+  if (multipart)
+    multipart.files.forEach((file, i) => {
+      const query = validQueries[i];
+      const { payload, contentType } = multipartBody(multipart.fields, file);
+      valid.push(
+        make(`valid ${i + 1}: multipart ${file.name}`, 'valid', {
+          params: validParams[i] ?? validParams[0],
+          query:
+            query && typeof query === 'object' ? queryString(query as Record<string, unknown>) : undefined,
+          body: payload,
+          contentType,
+        }),
+      );
+    });
+  else
+    for (let i = 0; i < (distinct ? validCount : 1); i++) {
+      const query = validQueries[i];
+      valid.push(
+        make(`valid ${i + 1}`, 'valid', {
+          params: validParams[i] ?? validParams[0],
+          query:
+            query && typeof query === 'object' ? queryString(query as Record<string, unknown>) : undefined,
+          body: bodySchema ? jsonText(validBodies[i]) : undefined,
+        }),
+      );
+    }
 
   // The body as a whole.
   const whole: InjectCase[] = [];
@@ -503,6 +614,21 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
         contentType: 'multipart/form-data; boundary=xx',
       }),
     );
+  }
+
+  // A multipart route's hostile files: the wrong type under a picture's name, an empty file, no file.
+  if (multipart) {
+    const query = baseQuery() || undefined;
+    const hostileFiles: [string, MultipartFile | undefined][] = [
+      ['wrong type', { name: 'picture.png', type: 'image/png', data: Buffer.from('#!/bin/sh\nrm -rf /\n') }],
+      ['empty file', { name: 'picture.jpg', type: 'image/jpeg', data: Buffer.alloc(0) }],
+      ['traversal name', { ...multipart.files[0], name: TRAVERSAL_STRINGS[0] }],
+      ['no file', undefined],
+    ];
+    for (const [label, file] of hostileFiles) {
+      const { payload, contentType } = multipartBody(multipart.fields, file);
+      whole.unshift(make(`multipart: ${label}`, 'hostile', { query, body: payload, contentType }));
+    }
   }
 
   // Mutations at drawn places of the body, query and path: every mutation once, the parts taking turns.
@@ -596,6 +722,21 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
     0,
     Math.max(maxCases, valid.length),
   );
+  if (multipart) {
+    const { payload, contentType } = multipartBody(multipart.fields, {
+      name: 'picture.png',
+      type: 'image/png',
+      data: oversizeFileData(),
+    });
+    cases.push(
+      make(`multipart: a ${OVERSIZE_MIB} MiB file, over every limit`, 'hostile', {
+        query: baseQuery() || undefined,
+        body: payload,
+        contentType,
+        early: [413],
+      }),
+    );
+  }
   if (options.oversize && sendsBody)
     cases.push(
       make(`body: ${OVERSIZE_MIB} MiB, over every body limit`, 'hostile', {
@@ -645,7 +786,10 @@ const TEXTUAL = /json|text|javascript|xml|csv|html|x-www-form/;
  * password hash or a 64-hex token (unless it was in the request), the contents of /etc/passwd, and for an
  * /api path an error that is not the portal's JSON error shape. Empty means it is fine.
  */
-export function answerProblems(answer: AnswerLike, request: { url: string; payload?: string }): string[] {
+export function answerProblems(
+  answer: AnswerLike,
+  request: { url: string; payload?: string | Buffer },
+): string[] {
   const problems: string[] = [];
   const status = answer.statusCode;
   if (status >= 500) problems.push(`status ${status}`);
@@ -668,8 +812,10 @@ export function answerProblems(answer: AnswerLike, request: { url: string; paylo
     const m = text.match(pattern);
     if (m) problems.push(`hash ${excerpt(m)}`);
   }
+  const payload =
+    typeof request.payload === 'string' ? request.payload : (request.payload?.toString('latin1') ?? '');
   const sent = (hex: string) =>
-    request.url.toLowerCase().includes(hex) || (request.payload ?? '').toLowerCase().includes(hex);
+    request.url.toLowerCase().includes(hex) || payload.toLowerCase().includes(hex);
   for (const m of text.matchAll(HEX64))
     if (!sent(m[0].toLowerCase())) {
       problems.push(`64-hex token ${excerpt(m)}`);
@@ -737,12 +883,16 @@ export function nextAddress(): string {
   return `10.${64 + ((calls >> 16) & 63)}.${(calls >> 8) & 255}.${calls & 255}`;
 }
 
-/** Sends one case, with the Cookie header of a role when given, from an address of its own. */
-export function send(app: FastifyInstance, one: InjectCase, cookie?: string) {
+/**
+ * Sends one case from an address of its own, with a role's credentials when given: a Cookie header (a
+ * string), or the headers given (an API key's Authorization).
+ */
+export function send(app: FastifyInstance, one: InjectCase, auth?: string | Record<string, string>) {
+  const extra = typeof auth === 'string' ? { cookie: auth } : (auth ?? {});
   return app.inject({
     method: one.method as 'GET',
     url: one.url,
-    headers: cookie ? { ...one.headers, cookie } : one.headers,
+    headers: { ...one.headers, ...extra },
     ...(one.payload !== undefined ? { payload: one.payload } : {}),
     remoteAddress: nextAddress(),
   });
