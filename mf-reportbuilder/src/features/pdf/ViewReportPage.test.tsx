@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { REPORTBUILDER_API } from '@portal/contracts';
+import { REPORTBUILDER_API, REQUEST_API } from '@portal/contracts';
 import {
   answerFetch,
   callsTo,
@@ -92,6 +92,27 @@ describe('view-report (spec 02 §2.1, §7.1)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTitle('Report PDF')).toBeTruthy();
     expect(generated).toBe(2);
+  });
+
+  it('a submitted report: asks for no PDF (the submission queued it), follows its progress and shows it', async () => {
+    const polls = [readyAnswer('queued', 0), readyAnswer('running', 60), readyAnswer('done', 100)];
+    const fetchMock = answerFetch({
+      ...meAnswer(operatorUser),
+      ...reportServer().answers,
+      [`GET ${REQUEST_API.any(REQUEST_ID)}`]: () =>
+        json(200, {
+          _id: REQUEST_ID,
+          group: { id: 'g1', name: 'Karoo Mutual', code: 'KM' },
+          coordinates: { lat: -33.9321, lng: 18.8602 },
+          status: 'QC check',
+        }),
+      [`GET ${REPORTBUILDER_API.reportReady(REQUEST_ID)}`]: () =>
+        json(200, polls.shift() ?? readyAnswer('done', 100)),
+    });
+    renderRemote(`/reportbuilder/view-report?requestID=${REQUEST_ID}`);
+    expect(await screen.findByRole('progressbar', { name: 'Generating the report PDF…' })).toBeTruthy();
+    expect(await screen.findByTitle('Report PDF', {}, { timeout: 8000 })).toBeTruthy();
+    expect(callsTo(fetchMock, 'GET', REPORTBUILDER_API.report(REQUEST_ID, 'Karoo Mutual'))).toHaveLength(0);
   });
 
   it('is opened by the property overview’s Preview button', async () => {

@@ -6,7 +6,7 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { REPORTBUILDER_API } from '@portal/contracts';
+import { REPORTBUILDER_API, isReportSubmittedStatus } from '@portal/contracts';
 import { Link } from '@portal/web-kit';
 import {
   useGenerateReportMutation,
@@ -29,7 +29,9 @@ type Phase =
 /**
  * Spec 02 §2.1 view-report (?requestID): generates the report PDF (GET report/…/savi/south africa/{group}/
  * full, which waits up to 10 s), polls the ready call with a progress bar while it is not done, then shows
- * the PDF inline (the download path with ?inline=true) with a download link.
+ * the PDF inline (the download path with ?inline=true) with a download link. A submitted report's PDF (QC
+ * check and later) is the server's, queued by the submission (issue 22): the page asks for nothing and only
+ * follows its progress — unless the user tries again after a failure.
  */
 export function ViewReportPage() {
   const { requestID } = useRouteParams(PARAMS);
@@ -43,7 +45,9 @@ export function ViewReportPage() {
 
   // The group is the remote's part of the path (the service prices with the request's own group).
   const group = detailsQuery.data?.group?.name ?? requestQuery.data?.group?.name ?? null;
-  const known = detailsQuery.isSuccess || detailsQuery.isError;
+  const known =
+    (detailsQuery.isSuccess || detailsQuery.isError) && (requestQuery.isSuccess || requestQuery.isError);
+  const submitted = !!requestQuery.data && isReportSubmittedStatus(requestQuery.data.status);
 
   const start = useCallback(
     async (id: string, groupName: string) => {
@@ -65,8 +69,10 @@ export function ViewReportPage() {
   useEffect(() => {
     if (!requestID || !known || started === attempt) return;
     setStarted(attempt);
-    void start(requestID, group ?? 'savi');
-  }, [requestID, known, group, attempt, started, start]);
+    // A submitted report's PDF is already on its way: follow it (the first attempt) rather than ask.
+    if (submitted && attempt === 0) setPhase({ kind: 'generating', progress: 0 });
+    else void start(requestID, group ?? 'savi');
+  }, [requestID, known, group, attempt, started, start, submitted]);
 
   // Polled while the PDF is being made (also during generate's own wait, for the progress bar).
   const polling = phase.kind === 'generating' && started === attempt && requestID !== null;
