@@ -1,3 +1,4 @@
+import type { FastifySchema } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
@@ -15,6 +16,7 @@ import {
   HttpError,
   badRequest,
   callerHooks,
+  fileAnswer,
   notFound,
   type Storage,
   type TypedFastify,
@@ -141,7 +143,14 @@ export async function imageRoutes(
     {
       onRequest,
       bodyLimit: ctx.bodyLimit,
-      schema: { body: ImageBody, response: { 200: ImageAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Paste an image into a report',
+        description:
+          "Stores a pasted PNG (base64 in the body) as a section's, building's or the property's image, with the imagery survey it came from when captured from the imagery (staff).",
+        tags: ['Report builder'],
+        body: ImageBody,
+        response: { 200: ImageAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { requestID, base64Data, type, surveyId } = request.body;
@@ -169,7 +178,16 @@ export async function imageRoutes(
 
   app.post(
     REPORTBUILDER_ROUTES.upload,
-    { onRequest, schema: { response: { 200: ImageAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Upload an image to a report',
+        description:
+          'Stores an uploaded JPEG or PNG (multipart: the request id, the target and the file) as a report image (staff).',
+        tags: ['Report builder'],
+        response: { 200: ImageAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       if (!request.isMultipart()) throw badRequest(IMAGES_TEXT.sendFile);
       let requestID: string | undefined;
@@ -229,7 +247,13 @@ export async function imageRoutes(
     REPORTBUILDER_ROUTES.imageCrop,
     {
       onRequest,
-      schema: { body: CropImageBody, response: { 200: CropAnswer, ...ERRORS } },
+      schema: {
+        summary: 'Crop a report image',
+        description: 'Crops a report image to a rectangle and stores the crop the report prints (staff).',
+        tags: ['Report builder'],
+        body: CropImageBody,
+        response: { 200: CropAnswer, ...ERRORS },
+      },
     },
     async (request) => {
       const { requestID, image, sectionID, type, x, y, width, height } = request.body;
@@ -275,7 +299,16 @@ export async function imageRoutes(
 
   app.post(
     REPORTBUILDER_ROUTES.imageCopy,
-    { onRequest, schema: { body: CopyImageBody, response: { 200: CopyAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: 'Copy a report image',
+        description: 'Copies a report image (and its crop) from one section or building to another (staff).',
+        tags: ['Report builder'],
+        body: CopyImageBody,
+        response: { 200: CopyAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const { requestID, sectionID, buildingID } = request.body;
       // With buildingID: the section's image becomes the building's; without: the property's the section's.
@@ -322,7 +355,16 @@ export async function imageRoutes(
 
   app.post(
     REPORTBUILDER_ROUTES.imageRearrange,
-    { onRequest, schema: { body: RearrangeImagesBody, response: { 200: ThumbnailsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Reorder a report's images",
+        description: "Saves the order of a report's images and answers its thumbnails (staff).",
+        tags: ['Report builder'],
+        body: RearrangeImagesBody,
+        response: { 200: ThumbnailsAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const { requestID, sourceIndex, destinationIndex } = request.body;
       return withImageEdit(ds, requestID, request.caller, async (em, id) => {
@@ -354,6 +396,9 @@ export async function imageRoutes(
     {
       onRequest,
       schema: {
+        summary: "List a report's images",
+        description: 'The thumbnails of every image of a report, with their URLs, targets and sizes.',
+        tags: ['Report builder'],
         params: Type.Object({ requestID: Type.String({ maxLength: 64 }) }),
         response: { 200: ThumbnailsAnswer, ...ERRORS },
       },
@@ -390,6 +435,9 @@ export async function imageRoutes(
     {
       onRequest,
       schema: {
+        summary: 'Ask whether a report image exists',
+        description: 'Whether the cropped image of a target (property, section or building) exists.',
+        tags: ['Report builder'],
         params: ImageTargetParams,
         response: { 200: Type.Boolean(), ...ERRORS },
       },
@@ -406,6 +454,10 @@ export async function imageRoutes(
     {
       onRequest,
       schema: {
+        summary: 'Read about a report image',
+        description:
+          "Whether the target's cropped image exists and, when it was captured from the imagery, its survey and capture date.",
+        tags: ['Report builder'],
         params: ImageTargetParams,
         response: { 200: ImageInfoAnswer, ...ERRORS },
       },
@@ -426,6 +478,13 @@ export async function imageRoutes(
       {
         onRequest,
         schema: {
+          summary:
+            url === REPORTBUILDER_ROUTES.deleteBuildingImage
+              ? "Delete a building's image"
+              : "Delete a section's or the property's image",
+          description:
+            "Deletes a report image and its crop (staff); the section id 'property' names the property's image.",
+          tags: ['Report builder'],
           params: Type.Object({ ...IdParams, buildingID: Type.Optional(Type.String({ maxLength: 64 })) }),
           response: { 200: DeleteAnswer, ...ERRORS },
         },
@@ -455,11 +514,22 @@ export async function imageRoutes(
 
   // ------------------------------------------------------------------------------------- serving uploads
 
+  // For the API's document only (unknown to the route's types: the answer is a stream, or a 304).
+  const ASSET_ANSWERS: FastifySchema['response'] = {
+    200: fileAnswer('image/png', 'The image (image/png or image/jpeg).'),
+    ...ERRORS,
+  };
+
   app.get(
     REPORTBUILDER_ROUTES.uploadAsset,
     {
       onRequest,
       schema: {
+        summary: 'Download a report image',
+        description:
+          "A report image file by the name its answers gave (PNG or JPEG); the request's owner and staff, cached by its ETag.",
+        tags: ['Report builder'],
+        response: ASSET_ANSWERS,
         params: Type.Object({
           requestID: Type.String({ maxLength: 64 }),
           fileName: Type.String({ maxLength: 200 }),

@@ -126,7 +126,17 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   app.get(
     REPORTBUILDER_ROUTES.sections,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: SectionsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's sections",
+        description:
+          "The SAVi report's sections (buildings, floors, areas, rates and ticks) with its version.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: SectionsAnswer, ...ERRORS },
+      },
+    },
     async (request) => sectionsAnswer(await read(request.params.requestID, request.caller), request.caller),
   );
 
@@ -134,7 +144,14 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     REPORTBUILDER_ROUTES.saveSections,
     {
       onRequest,
-      schema: { body: SaveSectionsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
+      schema: {
+        summary: "Save a report's sections",
+        description:
+          "Saves the report's sections (staff, while the request is editable); 409 with the report as it is when `version` is stale.",
+        tags: ['Report builder'],
+        body: SaveSectionsBody,
+        response: { 200: SectionsAnswer, ...SECTIONS_ERRORS },
+      },
     },
     async (request, reply) => {
       const { ID, sections, comment, version } = request.body;
@@ -170,7 +187,14 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     REPORTBUILDER_ROUTES.confirmFootprints,
     {
       onRequest,
-      schema: { body: ConfirmFootprintsBody, response: { 200: SectionsAnswer, ...SECTIONS_ERRORS } },
+      schema: {
+        summary: 'Add buildings from footprints',
+        description:
+          "Adds buildings made from the imagery's building footprints the QS confirmed, in one save; 409 when `version` is stale.",
+        tags: ['Report builder'],
+        body: ConfirmFootprintsBody,
+        response: { 200: SectionsAnswer, ...SECTIONS_ERRORS },
+      },
     },
     async (request, reply) => {
       const { requestID, sectionID, surveyId, buildingIds, version } = request.body;
@@ -199,12 +223,30 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   app.get(
     REPORTBUILDER_ROUTES.comments,
-    { onRequest, schema: { querystring: ReportIdQuery, response: { 200: CommentsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's comments",
+        description: "The report's comments, by the request id in the query.",
+        tags: ['Report builder'],
+        querystring: ReportIdQuery,
+        response: { 200: CommentsAnswer, ...ERRORS },
+      },
+    },
     async (request) => commentsAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
   );
   app.get(
     REPORTBUILDER_ROUTES.commentsOf,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: CommentsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's comments",
+        description: "The report's comments, by the request id in the path.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: CommentsAnswer, ...ERRORS },
+      },
+    },
     async (request) => commentsAnswer(await read(request.params.requestID, request.caller)),
   );
   for (const path of [REPORTBUILDER_ROUTES.comments, REPORTBUILDER_ROUTES.commentsOf])
@@ -213,6 +255,9 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
       {
         onRequest,
         schema: {
+          summary: "Save a report's comments",
+          description: `Saves the report's comments (staff), by the request id in the ${path === REPORTBUILDER_ROUTES.commentsOf ? 'path' : 'body'}; 409 when \`version\` is stale.`,
+          tags: ['Report builder'],
           ...(path === REPORTBUILDER_ROUTES.commentsOf ? { params: RequestIdParams } : {}),
           body: CommentsBody,
           response: { 200: CommentsAnswer, ...DETAILS_ERRORS },
@@ -235,12 +280,30 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   app.get(
     REPORTBUILDER_ROUTES.note,
-    { onRequest, schema: { querystring: ReportIdQuery, response: { 200: NoteAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's note",
+        description: "The report's note, by the request id in the query.",
+        tags: ['Report builder'],
+        querystring: ReportIdQuery,
+        response: { 200: NoteAnswer, ...ERRORS },
+      },
+    },
     async (request) => noteAnswer(await read(requestIdOf(undefined, request.query.ID), request.caller)),
   );
   app.get(
     REPORTBUILDER_ROUTES.noteOf,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: NoteAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's note",
+        description: "The report's note, by the request id in the path.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: NoteAnswer, ...ERRORS },
+      },
+    },
     async (request) => noteAnswer(await read(request.params.requestID, request.caller)),
   );
   for (const path of [REPORTBUILDER_ROUTES.note, REPORTBUILDER_ROUTES.noteOf])
@@ -249,6 +312,9 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
       {
         onRequest,
         schema: {
+          summary: "Save a report's note",
+          description: `Saves the report's note (staff), by the request id in the ${path === REPORTBUILDER_ROUTES.noteOf ? 'path' : 'body'}; 409 when \`version\` is stale.`,
+          tags: ['Report builder'],
           ...(path === REPORTBUILDER_ROUTES.noteOf ? { params: RequestIdParams } : {}),
           body: NoteBody,
           response: { 200: NoteAnswer, ...DETAILS_ERRORS },
@@ -274,19 +340,46 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   app.get(
     REPORTBUILDER_ROUTES.details,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: ReportDetails, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's details",
+        description: "The request's details the report prints (client, property, address, extra fields).",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: ReportDetails, ...ERRORS },
+      },
+    },
     async (request) => detailsAnswer(await read(request.params.requestID, request.caller), request.caller),
   );
 
   app.get(
     REPORTBUILDER_ROUTES.addressDetails,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: AddressDetailsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's address",
+        description: "The report's address details as the report prints them.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: AddressDetailsAnswer, ...ERRORS },
+      },
+    },
     async (request) => addressAnswer(await read(request.params.requestID, request.caller)),
   );
 
   app.post(
     REPORTBUILDER_ROUTES.saveAddress,
-    { onRequest, schema: { body: SaveAddressBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Save a report's address",
+        description: 'Saves the address the report prints (staff); 409 when `version` is stale.',
+        tags: ['Report builder'],
+        body: SaveAddressBody,
+        response: { 200: ReportDetails, ...DETAILS_ERRORS },
+      },
+    },
     async (request, reply) => {
       const { requestID, addressDetails, version } = request.body;
       try {
@@ -309,7 +402,14 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     REPORTBUILDER_ROUTES.extraFieldIncluded,
     {
       onRequest,
-      schema: { body: ExtraFieldIncludedBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+      schema: {
+        summary: 'Include an extra field',
+        description:
+          "Sets whether one of the report's extra fields is printed (staff); 409 when `version` is stale.",
+        tags: ['Report builder'],
+        body: ExtraFieldIncludedBody,
+        response: { 200: ReportDetails, ...DETAILS_ERRORS },
+      },
     },
     async (request, reply) => {
       const { requestID, included, version } = request.body;
@@ -327,7 +427,14 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     REPORTBUILDER_ROUTES.extraFieldDescription,
     {
       onRequest,
-      schema: { body: ExtraFieldDescriptionBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+      schema: {
+        summary: 'Describe an extra field',
+        description:
+          "Saves the description of one of the report's extra fields (staff); 409 when `version` is stale.",
+        tags: ['Report builder'],
+        body: ExtraFieldDescriptionBody,
+        response: { 200: ReportDetails, ...DETAILS_ERRORS },
+      },
     },
     async (request, reply) => {
       const { requestID, description, version } = request.body;
@@ -345,7 +452,14 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
     REPORTBUILDER_ROUTES.extraFieldValue,
     {
       onRequest,
-      schema: { body: ExtraFieldValueBody, response: { 200: ReportDetails, ...DETAILS_ERRORS } },
+      schema: {
+        summary: "Set an extra field's value",
+        description:
+          "Saves the value of one of the report's extra fields (staff); 409 when `version` is stale.",
+        tags: ['Report builder'],
+        body: ExtraFieldValueBody,
+        response: { 200: ReportDetails, ...DETAILS_ERRORS },
+      },
     },
     async (request, reply) => {
       const { requestID, value, version } = request.body;
@@ -365,7 +479,17 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   app.get(
     REPORTBUILDER_ROUTES.totals,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: TotalsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's totals",
+        description:
+          "The report's totals worked out from its sections and the group's rates: areas, replacement values and the RVETotal.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: TotalsAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const state = await read(request.params.requestID, request.caller);
       const totals = totalsOf(state);
@@ -392,7 +516,17 @@ export async function reportRoutes(app: TypedFastify, ctx: ReportBuilderContext)
 
   app.get(
     REPORTBUILDER_ROUTES.versions,
-    { onRequest, schema: { params: RequestIdParams, response: { 200: VersionsAnswer, ...ERRORS } } },
+    {
+      onRequest,
+      schema: {
+        summary: "Read a report's versions",
+        description:
+          "The report's current version and the version of its latest PDF, to tell whether the PDF is current.",
+        tags: ['Report builder'],
+        params: RequestIdParams,
+        response: { 200: VersionsAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const state = await read(request.params.requestID, request.caller);
       return { ID: state.request.id, ...(await reportVersions(ctx.ds, state)) };
