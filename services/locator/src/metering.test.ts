@@ -6,8 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AVS_API, SESSION_COOKIE } from '@portal/contracts';
-import { createTestDatabase, type TestDatabase } from '@portal/db';
-import { createRedis, ensureKeyPair, findWorkspaceRoot, sastDay, type Redis } from '@portal/server-kit';
+import { createTestDatabase, insertApiKeyRows, type TestDatabase } from '@portal/db';
+import {
+  createRedis,
+  ensureKeyPair,
+  findWorkspaceRoot,
+  newApiKey,
+  sastDay,
+  type Redis,
+} from '@portal/server-kit';
 import { signTestSession, startThrowawayRedis, type ThrowawayRedis } from '@portal/server-kit/testing';
 
 /**
@@ -78,8 +85,13 @@ async function startLocator(flushMs: number) {
   return { child, url };
 }
 
-/** `n` geocodes, `parallel` at a time; answers how many were answered 200. */
-async function burst(url: string, n: number, parallel = 8): Promise<number> {
+/** `n` geocodes, `parallel` at a time (with a session, or the given headers); answers how many were answered 200. */
+async function burst(
+  url: string,
+  n: number,
+  parallel = 8,
+  headers: Record<string, string> = { cookie },
+): Promise<number> {
   let next = 0;
   let answered = 0;
   const lane = async () => {
@@ -87,7 +99,7 @@ async function burst(url: string, n: number, parallel = 8): Promise<number> {
       next++;
       const ok = await fetch(`${url}${AVS_API.geocode}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ address: '12 Church Street, Stellenbosch' }),
       }).then(
         async (r) => {
@@ -193,4 +205,35 @@ it('counts every answered geocode exactly once across a SIGKILLed locator and a 
   // Nothing is left to recover: no journal, no process rows.
   expect(await redis.keys('portal:usage:live:*')).toEqual([]);
   expect(await db.dataSource.query(`SELECT * FROM metering.process_totals`)).toEqual([]);
+});
+
+it("counts an API key's calls under the key, and its uses and last use on the key", async () => {
+  const [group] = await db.dataSource.query(
+    `INSERT INTO identity.groups (name, code) VALUES ('Metered insurer', 'MTR') RETURNING id`,
+  );
+  const made = newApiKey();
+  const key = await insertApiKeyRows(db.dataSource, {
+    groupId: group.id,
+    name: 'Policy system',
+    prefix: made.prefix,
+    secretHash: made.secretHash,
+    services: ['avs'],
+    scope: 'read',
+  });
+  const locator = await startLocator(200);
+  const answered = await burst(locator.url, 40, 4, { authorization: `Bearer ${made.key}` });
+  expect(answered).toBe(40);
+  await killed(locator.child, 'SIGTERM');
+  expect(
+    await db.dataSource.query(
+      `SELECT group_id, metric, count::int FROM metering.usage_daily WHERE source = $1`,
+      [key.id],
+    ),
+  ).toEqual([{ group_id: group.id, metric: 'geocode', count: 40 }]);
+  const [row] = await db.dataSource.query(
+    `SELECT use_count::int, last_used_at FROM identity.api_keys WHERE id = $1`,
+    [key.id],
+  );
+  expect(row.use_count).toBe(40);
+  expect(row.last_used_at).not.toBeNull();
 });
