@@ -249,24 +249,30 @@ test('an operator builds a report from the queue, previews and submits it; the P
   expect(totals.status(), await totals.text()).toBe(200);
   expect((await totals.json()).formatted).toMatchObject({ grandTotal: shownTotal });
 
-  // ---- Preview: view-report makes the PDF and shows it ------------------------------------------------
-  await rb.getByRole('link', { name: 'Preview' }).click();
-  await rb.waitForURL(/\/reportbuilder\/view-report\?/);
+  // ---- Submit (from a section overview) → QC check, back in the console ------------------------------
+  // Nobody asks for the PDF (issue 22): the submission queues it, and sets the RVE from the report's totals.
+  const asked: string[] = [];
+  rb.on('request', (r) => {
+    if (/\/api\/v1\.0\/reportbuilder\/report\/.*\/full/.test(r.url())) asked.push(r.url());
+  });
+  await sectionsTable.getByRole('link', { name: 'Main house' }).click();
+  await expect(rb.getByRole('heading', { name: 'Section overview: Main house' })).toBeVisible();
+  await rb.getByRole('button', { name: 'Submit report' }).click();
+  await rb.waitForURL(/\/requests\/admin$/);
+  const submitted = await requestRecord(operator, id);
+  expect(submitted.status).toBe('QC check');
+  expect(submitted.RVETotal).toBe(5_035_921.88);
+  row = await openConsoleAt(operator, grip);
+  await expect(row.getByRole('button', { name: 'QC check' })).toBeVisible();
+
+  // ---- view-report follows the PDF the server is making and shows it ----------------------------------
+  await rb.goto(`/reportbuilder/view-report?requestID=${id}`);
   await expect(rb.getByRole('heading', { name: `Report ${grip}` })).toBeVisible();
   const frame = rb.locator('iframe[title="Report PDF"]');
   await expect(frame).toBeVisible({ timeout: 90_000 });
   await expect(frame).toHaveAttribute('src', `/api/v1.0/reportbuilder/savi/${id}/download?inline=true`);
   await expect(rb.getByRole('link', { name: 'Download the PDF' })).toBeVisible();
-
-  // ---- Submit (from a section overview) → QC check, back in the console ------------------------------
-  await rb.getByRole('link', { name: 'Property overview' }).click();
-  await sectionsTable.getByRole('link', { name: 'Main house' }).click();
-  await expect(rb.getByRole('heading', { name: 'Section overview: Main house' })).toBeVisible();
-  await rb.getByRole('button', { name: 'Submit report' }).click();
-  await rb.waitForURL(/\/requests\/admin$/);
-  expect((await requestRecord(operator, id)).status).toBe('QC check');
-  row = await openConsoleAt(operator, grip);
-  await expect(row.getByRole('button', { name: 'QC check' })).toBeVisible();
+  expect(asked).toEqual([]);
 
   // ---- The PDF, downloaded with the page's session, holds the grand total as the screen showed it ------
   const pdf = await rb.request.get(`/api/v1.0/reportbuilder/savi/${id}/download`);
