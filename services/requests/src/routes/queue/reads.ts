@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
+import type { FastifySchema } from 'fastify';
 import {
+  RequestRow,
   ClientReferencesAnswer,
   DUPLICATE_MAX_NEIGHBOURS,
   NearAnswer,
@@ -36,6 +38,12 @@ import {
 import { requestReferences } from '../../queue/references';
 import { QUEUE_TEXT } from '../../queue/texts';
 import { ERRORS, IdParam } from '../schemas';
+
+/** What GET /api/v1.0/requests answers, for the API's document. */
+const STREAMED_ROWS: FastifySchema['response'] = {
+  200: Type.Array(RequestRow, { description: 'Every matching request, as one JSON array.' }),
+  ...ERRORS,
+};
 
 /**
  * The queue's reads (spec 02 §7.2, spec 03 §7): the pager both grids read, the streamed list, counts and
@@ -87,7 +95,9 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
           ...RequestFilterQuery.properties,
           sort_object: Type.Optional(Type.String({ maxLength: 500 })),
         }),
-        // No response schema: the answer is a stream (a JSON array of RequestRow), written as it is read.
+        // The answer is a stream (a JSON array of RequestRow), written as it is read: its schema documents it
+        // only (untyped, a stream is never serialized).
+        response: STREAMED_ROWS,
       },
     },
     async (request, reply) => {
