@@ -143,15 +143,17 @@ export async function rateRoutes(app: TypedFastify, { ds }: ServicesAdminContext
     async (request) => {
       const group = await groupFor(request, request.params.groupID);
       if (!request.isMultipart()) throw badRequest(RATES_TEXT.sendFile);
-      const part = await request.file();
-      if (!part || part.fieldname !== 'file') throw badRequest(RATES_TEXT.sendFile);
       let file: Buffer;
       try {
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file') throw badRequest(RATES_TEXT.sendFile);
         file = await part.toBuffer();
       } catch (err) {
         if (err instanceof app.multipartErrors.RequestFileTooLargeError)
           throw new HttpError(413, SHEET_TEXT.tooLarge);
-        throw err;
+        if (err instanceof HttpError) throw err;
+        // A body that is not multipart as its header says (no boundary, cut off): the caller's, a 400.
+        throw badRequest(RATES_TEXT.sendFile);
       }
       return { success: true, groupID: group.id, rates: await ratesFromWorkbook(file) };
     },
