@@ -6,7 +6,7 @@ import { Worker } from 'bullmq';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { REQUEST_ADMIN_API, SESSION_COOKIE, type ConsoleJob } from '@portal/contracts';
+import { PORTAL_QUEUES, REQUEST_ADMIN_API, SESSION_COOKIE, type ConsoleJob } from '@portal/contracts';
 import { UserEntity, createTestDatabase, type TestDatabase } from '@portal/db';
 import { closeQueue, createRedis, createStorage, ensureKeyPair, unavailableStore } from '@portal/server-kit';
 import { signTestSessionFor, startThrowawayRedis } from '@portal/server-kit/testing';
@@ -17,6 +17,7 @@ import { CONSOLE_QUEUE, bullConnection, createConsoleQueue, enqueueConsoleJob } 
 import { processConsoleJob } from './jobs/run';
 import { XLSX_HEADERS } from './jobs/xlsx';
 import { reportPdfKey } from './jobs/zip';
+import { createPdfQueue, pdfFileKey, readPdfJob, updatePdfJob, type PdfJobData } from '@portal/pdf-jobs';
 
 // The console's background jobs on the real Redis (BullMQ, a queue prefix of this run) and a throwaway
 // database: export and zip written by a worker in this process, polled through the API, downloaded; a
@@ -50,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.close(true)));
+  if (pdfQueue) await closeQueue(pdfQueue);
   await app?.close();
   await appDatabase?.destroy();
   await db?.drop();
@@ -58,8 +60,22 @@ afterAll(async () => {
 
 const storage = () => createStorage({ driver: 'local', dir: config.storageDir });
 
+/** The report builder's PDF queue of this run: a zip queues a submitted report's missing PDF there. */
+const pdfPrefix = `${prefix}-pdf`;
+let pdfQueue: ReturnType<typeof createPdfQueue> | undefined;
+const reportPdfs = () => {
+  pdfQueue ??= createPdfQueue(PORTAL_QUEUES.reportbuilderPdf, { redisUrl, prefix: pdfPrefix });
+  return { queue: pdfQueue, defaultVat: 15, waitMs: 30_000 };
+};
+
 function startWorker(options: { lockDuration?: number; stalledInterval?: number; hang?: boolean } = {}) {
-  const deps = { ds: appDatabase, storage: storage(), redis, redisPrefix: 'portal' };
+  const deps = {
+    ds: appDatabase,
+    storage: storage(),
+    redis,
+    redisPrefix: 'portal',
+    reportPdfs: reportPdfs(),
+  };
   const worker = new Worker(
     CONSOLE_QUEUE,
     options.hang ? () => new Promise<void>(() => undefined) : processConsoleJob(deps),
@@ -151,7 +167,7 @@ it('exports the filter matches to an xlsx that Excel (exceljs) reads back, row f
 });
 
 it('zips the selected reports with a manifest naming those without one', async () => {
-  const [withReport, without] = await requests(2);
+  const [withReport, without] = await requests(2, 'In progress');
   await storage().put(reportPdfKey(withReport), Buffer.from('%PDF-1.4 test report'), {
     contentType: 'application/pdf',
   });
@@ -173,6 +189,48 @@ it('zips the selected reports with a manifest naming those without one', async (
     grip_reference: string;
   }[];
   expect(zip.includes(Buffer.from(`${grips[0].grip_reference}.pdf`))).toBe(true);
+});
+
+it('a zip of delivered requests holds their PDFs: one not made yet is queued to the report builder and waited for', async () => {
+  // The report builder's worker, stood in for: it stores a PDF for each job and marks it done, as
+  // libs/pdf-jobs renderPdfJob does (its own test renders for real: services/reportbuilder pdf.test.ts).
+  const renderer = new Worker<PdfJobData>(
+    PORTAL_QUEUES.reportbuilderPdf,
+    async (job) => {
+      const row = (await readPdfJob(appDatabase, job.data.jobId))!;
+      const key = pdfFileKey(row.kind, row.subject_id, row.version);
+      await storage().put(key, Buffer.from(`%PDF-1.4 report of ${row.subject_id}`), {
+        contentType: 'application/pdf',
+      });
+      await updatePdfJob(
+        appDatabase,
+        row.id,
+        `state = 'done', progress = 100, file_key = $2, finished_at = now()`,
+        [key],
+      );
+    },
+    { connection: bullConnection(redisUrl), prefix: pdfPrefix },
+  );
+  workers.push(renderer);
+  startWorker();
+  const delivered = await requests(2);
+  const started = await call('operator@portal.test', 'POST', REQUEST_ADMIN_API.createZip, {
+    requestids: delivered,
+  });
+  const job = await until('operator@portal.test', started.json<ConsoleJob>().id, 'done');
+  expect(job.rows).toBe(2);
+  const zip = (await call('operator@portal.test', 'GET', job.downloadUrl!)).rawPayload;
+  const grips = (await db.dataSource.query(
+    'SELECT grip_reference FROM requests.requests WHERE id = ANY($1::uuid[])',
+    [delivered],
+  )) as { grip_reference: string }[];
+  for (const { grip_reference } of grips)
+    expect(zip.includes(Buffer.from(`${grip_reference}.pdf`))).toBe(true);
+  const jobs = (await db.dataSource.query(
+    `SELECT state FROM pdf.jobs WHERE kind = 'savi' AND subject_id = ANY($1::uuid[])`,
+    [delivered],
+  )) as { state: string }[];
+  expect(jobs.map((row) => row.state)).toEqual(['done', 'done']);
 });
 
 it('a job whose worker dies is taken up by another, and the poll answers from PostgreSQL meanwhile', async () => {
