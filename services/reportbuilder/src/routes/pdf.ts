@@ -12,13 +12,7 @@ import {
   literalUnion,
   type PdfState,
 } from '@portal/contracts';
-import {
-  ensurePdfJob,
-  saviJobInput,
-  waitForPdfJob,
-  type PdfJobData,
-  type PdfJobRow,
-} from '@portal/pdf-jobs';
+import { ensurePdfJob, saviJobInput, waitForPdfJob, type PdfJobData, type PdfJobRow } from '@portal/pdf-jobs';
 import {
   HttpError,
   badRequest,
