@@ -114,6 +114,16 @@ export async function measureWebhooks({ changes = 100 } = {}) {
     ]);
 
     const prefix = `bench-webhooks-${randomUUID().slice(0, 8)}`;
+    // The run's queues (its prefix) are removed after it, with their sweep scheduler.
+    stops.push(async () => {
+      const { Queue } = await import('bullmq');
+      const { redisUrl } = await import('../scripts/lib/settings.mjs');
+      for (const name of ['webhook-dispatch', 'webhook-delivery', 'request-console']) {
+        const queue = new Queue(name, { connection: { url: redisUrl() }, prefix });
+        await queue.obliterate({ force: true });
+        await queue.close();
+      }
+    });
     const worker = await startWorker(db.url, prefix);
     stops.unshift(() => worker.stop());
     const service = await startService('requests', 'loadRequestsConfig', db.url);

@@ -175,7 +175,13 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await Promise.all(rawWorkers.splice(0).map((worker) => worker.close(true)));
-  await Promise.all(running.splice(0).map((workers) => workers.close()));
+  // Each test's queues (its prefix) are removed with their sweep scheduler: nothing is left in Redis.
+  for (const workers of running.splice(0)) {
+    await Promise.all([workers.dispatchWorker.close(), workers.deliveryWorker.close()]);
+    await workers.dispatchQueue.obliterate({ force: true });
+    await workers.deliveryQueue.obliterate({ force: true });
+    await workers.close();
+  }
   answers.length = 0;
 });
 
