@@ -7,7 +7,7 @@
 //
 // --check (a step of `npm test`) then lints it with @redocly/cli (redocly.yaml: every operation has a
 // summary, tags, a unique operationId and its error answers), generates the typed client with
-// openapi-typescript (examples/client/portal-api.d.ts, not committed: always the current document's) and
+// openapi-typescript (var/api-client/portal-api.d.ts, not committed: always the current document's) and
 // type-checks the machine-session example over it (examples/tsconfig.json). Needs the build (npm test's
 // preparation makes it; otherwise `npx nx run-many -t build`).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,8 @@ import { bin, ROOT, run } from './lib/system.mjs';
 
 const require = createRequire(import.meta.url);
 const OUTPUT = join(ROOT, 'var', 'openapi.json');
-const CLIENT = join(ROOT, 'examples', 'client', 'portal-api.d.ts');
+// Generated, never committed: always the current document's types (examples/client/portalClient.ts imports it).
+const CLIENT = join(ROOT, 'var', 'api-client', 'portal-api.d.ts');
 
 const dist = (path) => require(join(ROOT, path));
 
@@ -81,7 +82,7 @@ export async function serviceDocuments(env = process.env) {
 export async function portalDocument(env = process.env) {
   const { mergeOpenapi } = dist('services/gateway/dist/openapi.js');
   return mergeOpenapi(await serviceDocuments(env), {
-    servers: [{ url: 'http://localhost:8080', description: 'A portal started with npm start' }],
+    servers: [{ url: '/', description: 'This portal' }],
   });
 }
 
@@ -99,7 +100,11 @@ async function main() {
       bin('redocly'),
       ['lint', '--config', 'redocly.yaml', '--format', 'stylish', OUTPUT],
     ],
-    ['typed client (openapi-typescript)', bin('openapi-typescript'), [OUTPUT, '--output', CLIENT]],
+    [
+      'typed client (openapi-typescript)',
+      bin('openapi-typescript'),
+      [OUTPUT, '--redocly', 'examples/client/redocly.yaml', '--output', CLIENT],
+    ],
     ['example client type-check (tsc)', bin('tsc'), ['-p', 'examples/tsconfig.json', '--noEmit']],
   ];
   for (const [name, command, args] of steps) {

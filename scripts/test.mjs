@@ -125,6 +125,16 @@ const STEPS = [
     counter: nodeTestCounter,
   },
   {
+    // The API's OpenAPI document built from every service's route schemas (scripts/openapi.mjs): linted with
+    // @redocly/cli (redocly.yaml), its typed client generated (openapi-typescript) and the machine-session
+    // example (examples/) type-checked over it.
+    name: 'API document (OpenAPI)',
+    group: 'unit',
+    limitMinutes: 5,
+    command: process.execPath,
+    args: ['scripts/openapi.mjs', '--check'],
+  },
+  {
     name: 'browser tests (Playwright)',
     group: 'e2e',
     limitMinutes: 35,

@@ -206,18 +206,42 @@ export function shareErrorAnswers<T extends { paths?: unknown; components?: unkn
  * shared by a route with and without an optional segment).
  */
 export function finishOperations<T extends { paths?: unknown }>(document: T): T {
-  for (const [path, item] of Object.entries(
-    (document.paths ?? {}) as Record<string, Record<string, unknown>>,
-  ))
+  const paths = (document.paths ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [path, item] of Object.entries(paths))
     for (const [method, value] of Object.entries(item)) {
-      const operation = value as { operationId?: string; parameters?: { in?: string; name?: string }[] };
+      // A copy each: @fastify/swagger gives every method of a route the same operation object.
+      const operation = { ...(value as object) } as {
+        operationId?: string;
+        parameters?: { in?: string; name?: string }[];
+      };
       operation.operationId ??= operationIdOf(method, path);
       if (operation.parameters)
         operation.parameters = operation.parameters.filter(
           (parameter) => parameter.in !== 'path' || path.includes(`{${parameter.name}}`),
         );
+      item[method] = operation;
     }
-  return document;
+  return withTuples2020(document);
+}
+
+/**
+ * TypeBox writes a tuple the draft-07 way (`items` a list, `additionalItems`); OpenAPI 3.1 speaks JSON
+ * Schema 2020-12, whose tuple is `prefixItems` (and `items: false` for no more).
+ */
+function withTuples2020<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withTuples2020) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = withTuples2020(item);
+  if (Array.isArray(copy.items)) {
+    copy.prefixItems = copy.items;
+    delete copy.items;
+    if ('additionalItems' in copy) {
+      if (copy.additionalItems === false) copy.items = false;
+      delete copy.additionalItems;
+    }
+  }
+  return copy as T;
 }
 
 /**
