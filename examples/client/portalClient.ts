@@ -57,6 +57,7 @@ export class PortalError extends Error {
 }
 
 /** No options needed when the operation has neither required parameters nor a required body. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T`: T has no required key
 type OptionsArgument<O> = {} extends CallOptions<O> ? [options?: CallOptions<O>] : [options: CallOptions<O>];
 
 function urlOf(baseUrl: string, path: string, options: { path?: object; query?: object } = {}): string {
