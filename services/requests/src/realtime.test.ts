@@ -161,8 +161,8 @@ it('two portals sharing one Redis (PORTAL_REDIS_PREFIX) neither hear each otherâ
       extraHeaders: { cookie: operator.cookie },
     });
     sockets.push(thereSocket);
-    await new Promise((resolve, reject) => {
-      thereSocket.once('connect', resolve);
+    await new Promise<void>((resolve, reject) => {
+      thereSocket.once('connect', () => resolve());
       thereSocket.once('connect_error', reject);
     });
     const thereHeard = jest.fn();
