@@ -247,7 +247,7 @@ async function audit(service: AuditedService): Promise<string[]> {
           !entry.allow.includes('anonymous')
         )
           problems.push(`${where(one)}: a valid ${caller.session ? 'session' : 'key'} answered 401`);
-        if (refusal === null && one.early?.includes(413) && status !== 413)
+        if (refusal === null && one.overLimit && status !== 413)
           problems.push(`${where(one)}: a body over the limit answered ${status}, not 413`);
         if (caller.name === 'otherGroupKey' && entry.rowLevel && status < 300 && namesKmiRow(one))
           problems.push(`${where(one)}: another group's key was answered ${status} for KMI's row`);

@@ -10,6 +10,7 @@ import {
   arbitraryOf,
   encodeComponent,
   forgedSessionCookies,
+  paramValues,
   routeCases,
   send,
   validSamples,
@@ -190,6 +191,51 @@ describe('cases', () => {
     const mutatedPaths = path.filter((c) => c.label.startsWith('path id'));
     expect(mutatedPaths.length).toBeGreaterThanOrEqual(5);
     for (const c of mutatedPaths) expect(c.url.split('?')[0]).toMatch(/^\/api\/things\/[^/?#]+$/);
+  });
+
+  test('valid calls take the ids that exist, hostile ones still mutate them', () => {
+    const known = { 'things/:id': 'thing-1', ':id': 'other', ':name': 'named' };
+    expect(paramValues('/api/things/:id', known)).toEqual({ id: 'thing-1' });
+    expect(paramValues('/api/stuff/:id/:name/:free', known)).toEqual({ id: 'other', name: 'named' });
+    const cases = routeCases(routeOf('GET', '/api/things/:id'), {
+      seed: 1,
+      params: paramValues('/api/things/:id', known),
+    });
+    for (const c of cases.filter((one) => one.kind === 'valid'))
+      expect(c.url).toMatch(/^\/api\/things\/thing-1(\?|$)/);
+    expect(
+      cases.filter((c) => c.label.startsWith('path id') && !c.url.includes('thing-1')).length,
+    ).toBeGreaterThan(4);
+    // A top-level string property the body's schema names takes the known value.
+    const posted = routeCases(routeOf('POST', '/api/things'), {
+      seed: 1,
+      fields: { name: 'known-name', nope: 'x' },
+    });
+    const bodies = posted.filter((c) => c.kind === 'valid').map((c) => JSON.parse(String(c.payload)));
+    for (const body of bodies) expect(body.name).toBe('known-name');
+    for (const body of bodies) expect(body).not.toHaveProperty('nope');
+  });
+
+  test('a multipart route gets each file as a valid call, and hostile files', () => {
+    const png = { name: 'a.png', type: 'image/png', data: Buffer.from('PNGDATA') };
+    const sheet = { name: 'a.xlsx', type: 'application/vnd.ms-excel', data: Buffer.from('XLSXDATA') };
+    const cases = routeCases(routeOf('POST', '/api/things'), {
+      seed: 1,
+      multipart: { fields: { requestID: 'r-1' }, files: [png, sheet] },
+    });
+    const valid = cases.filter((c) => c.kind === 'valid');
+    expect(valid.map((c) => c.label)).toEqual(['valid 1: multipart a.png', 'valid 2: multipart a.xlsx']);
+    for (const c of valid) {
+      expect(c.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(String(c.payload)).toContain('name="requestID"\r\n\r\nr-1');
+    }
+    expect(String(valid[0].payload)).toContain('PNGDATA');
+    const labels = cases.map((c) => c.label);
+    for (const label of ['multipart: wrong type', 'multipart: empty file', 'multipart: no file'])
+      expect(labels).toContain(label);
+    const over = cases.find((c) => c.label.startsWith('multipart: a '));
+    expect(over?.payload?.length).toBeGreaterThan(OVERSIZE_MIB * 1024 * 1024);
+    expect(over?.overLimit).toBeUndefined();
   });
 });
 

@@ -33,6 +33,12 @@ export interface InjectCase {
    * body over the limit: 413), so an answer of one of them is not the guard's to give.
    */
   early?: number[];
+  /**
+   * The body is over every body limit: a caller the gate lets in must be answered 413 (the parser reads it
+   * whatever the route does). A multipart file over the limit is not: a handler that refuses the call
+   * before reading its file never meets the limit.
+   */
+  overLimit?: true;
 }
 
 export interface CaseOptions {
@@ -535,6 +541,7 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
       body?: string | Buffer;
       contentType?: string;
       early?: number[];
+      overLimit?: true;
     },
   ): InjectCase => {
     const path = fillPath(route.url, encodedParams(parts.params ?? validParams[0], parts.rawParams));
@@ -548,6 +555,7 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
       headers,
       ...(parts.body !== undefined ? { payload: parts.body } : {}),
       ...(parts.early ? { early: parts.early } : {}),
+      ...(parts.overLimit ? { overLimit: parts.overLimit } : {}),
     };
   };
   const baseQuery = () =>
@@ -743,6 +751,7 @@ export function routeCases(route: RegisteredRoute, options: CaseOptions): Inject
         query: baseQuery() || undefined,
         body: oversizeBody(),
         early: [413],
+        overLimit: true,
       }),
     );
   return cases;
