@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
-import type { FastifyApiReferenceOptions } from '@scalar/fastify-api-reference';
+import type { FastifyInstance } from 'fastify';
+// ESM only: Node (>= 20.19) requires it as it is; Jest transpiles it (the gateway's jest.config.cjs).
+import scalarReference from '@scalar/fastify-api-reference';
 import { GATEWAY_ROUTES } from '@portal/contracts';
 import { errorAnswer, OPENAPI_PATH } from '@portal/server-kit';
 import type { GatewayConfig, ServiceName } from './config';
@@ -17,16 +17,6 @@ import { parseUpstreams } from './upstreams';
  */
 
 const DOCUMENT_TIMEOUT_MS = 5_000;
-
-/**
- * The reference plugin ships as an ES module only. Node (≥ 20.19) requires it as it is; Jest's module
- * system would need it transpiled (4 MB with the bundled viewer), so it is loaded with Node's own require.
- */
-const scalarReference = (
-  createRequire(__filename)('@scalar/fastify-api-reference') as {
-    default: FastifyPluginCallback<FastifyApiReferenceOptions>;
-  }
-).default;
 
 /** One service's document, from the first of its instances that answers. */
 async function serviceDocument(service: ServiceName, setting: string): Promise<OpenapiDocument> {
@@ -74,7 +64,7 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
   const services = [...new Set(options.routes.map((route) => route.service))];
   let cached: { at: number; document: OpenapiDocument } | undefined;
 
-  app.get(GATEWAY_ROUTES.openapi, { logLevel: 'warn' }, async (request, reply) => {
+  app.get(GATEWAY_ROUTES.openapi, async (request, reply) => {
     if (cached && Date.now() - cached.at < options.cacheMs) return cached.document;
     let parts: ServiceDocument[];
     try {
@@ -109,7 +99,6 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
   });
   app.register(scalarReference, {
     routePrefix: GATEWAY_ROUTES.docs,
-    logLevel: 'warn',
     configuration: {
       url: GATEWAY_ROUTES.openapi,
       pageTitle: 'Property portal API',
