@@ -80,7 +80,7 @@ async function testPng(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-test('an operator builds a report from the queue, previews and submits it; the PDF holds the total', async ({
+test('an operator builds a report from the queue and submits it; the server makes its PDF, which holds the total', async ({
   browser,
 }) => {
   test.setTimeout(240_000);
