@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- a command-line example: it reports its progress on the terminal */
 // A whole machine session with the portal's API and nothing but an API key (docs/api.md walks through it, and
 // through the same calls with curl): validate an address, order an IRiS risk report and download its PDF,
 // log a SAVi request and follow it to delivery. Type-checked by npm test against the client generated from

@@ -27,7 +27,9 @@ type Operation = {
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  components: {
+    securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
+  };
 };
 
 /** An iris app on the route table with three of its routes (one anonymous, two guarded) and a plugin's. */
@@ -37,7 +39,13 @@ async function irisApp() {
     {},
     { routeAccess: 'iris' },
   );
-  await app.register(authPlugin, { publicKey, privateKey, redis, cookieSecure: false, sessionTtlSeconds: 60 });
+  await app.register(authPlugin, {
+    publicKey,
+    privateKey,
+    redis,
+    cookieSecure: false,
+    sessionTtlSeconds: 60,
+  });
   const documented = { summary: 'A summary.', description: 'A description.', tags: ['IRiS'] };
   app.get(
     '/api/v1.0/iris/settings',
