@@ -66,13 +66,15 @@ const only = process.env.HOSTILE_SERVICES?.split(',').filter(Boolean);
  * refuses (an address nobody has, a status change not allowed from the current one).
  */
 const VALID_2XX_FLOOR: Record<string, number> = {
-  identity: 0,
-  'services-admin': 0,
-  locator: 0,
-  requests: 0,
-  reportbuilder: 0,
-  iris: 0,
-  'avs-editor': 0,
+  // Measured (seed 20261126, 2026-11-28): identity 26 %, services-admin 60 %, locator 36 %, requests 26 %,
+  // reportbuilder 35 %, iris 54 %, avs-editor 58 % (before the fixtures: 12 % over all services).
+  identity: 0.22,
+  'services-admin': 0.5,
+  locator: 0.3,
+  requests: 0.22,
+  reportbuilder: 0.3,
+  iris: 0.45,
+  'avs-editor': 0.5,
 };
 
 beforeAll(async () => {
@@ -106,7 +108,7 @@ afterAll(async () => {
 const INJECTABLE = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** Hostile cases each valid key the gate lets in sends per route (its valid calls all go): a sample. */
-const KEY_HOSTILE_SAMPLE = 4;
+const KEY_HOSTILE_SAMPLE = 2;
 
 /** Who calls: a session of an audited role, or an API key. */
 type Caller = { name: AuditRole; session: true } | { name: string; session: false; key: AuditKey };
@@ -127,19 +129,22 @@ const credentialsOf = (caller: Caller) =>
   caller.session ? portal.cookie(caller.name) : { authorization: caller.key.authorization };
 
 /**
- * The cases a caller sends: a session every case; a key the gate refuses two (the refusal does not depend
- * on the input), a key it lets in its valid calls and a sample of the hostile ones. Bodies over the limit
- * once per route, by the sessions.
+ * The cases a caller sends: a session every case; a key the gate refuses one (the gate answers before it
+ * reads anything, so the input changes nothing; the sessions' refused calls show that for every case), a
+ * key it lets in its valid calls and a sample of the hostile ones, drawn per key and route from the seed.
+ * Bodies over the limit are the sessions' (once per service is enough).
  */
 function casesOf(caller: Caller, cases: InjectCase[], refusal: number | null, route: string): InjectCase[] {
   if (caller.session) return cases;
   const small = cases.filter((one) => !one.early?.includes(413));
+  if (refusal !== null) return [small[0]];
   const hostile = small.filter((one) => one.kind === 'hostile');
   const start = Math.abs(seedFor(seed, `${caller.name} ${route}`)) % Math.max(hostile.length, 1);
-  const picked = (n: number) =>
-    Array.from({ length: Math.min(n, hostile.length) }, (_, i) => hostile[(start + i * 3) % hostile.length]);
-  if (refusal !== null) return [small[0], ...picked(1)];
-  return [...small.filter((one) => one.kind === 'valid'), ...picked(KEY_HOSTILE_SAMPLE)];
+  const sample = Array.from(
+    { length: Math.min(KEY_HOSTILE_SAMPLE, hostile.length) },
+    (_, i) => hostile[(start + i * 5) % hostile.length],
+  );
+  return [...small.filter((one) => one.kind === 'valid'), ...sample];
 }
 
 /** True when the case names one of the plain user's (KMI's) rows, in its path, query or body. */
