@@ -53,6 +53,27 @@ async function main() {
   if (!irisRequestId) throw new Error('No Location in the answer.');
   const created = await api.call('put', '/api/v1.0/iris', { body: { requestId: irisRequestId } });
   const reportId = created.report._id;
+  // The imagery step (the IRiS screen's, while its user looks at the property): whether high-resolution
+  // imagery covers the point (1: it does not), and the aerial picture the PDF shows — the portal's own
+  // oblique of the point (the key needs the spatialkey service for it). Without it, generate answers 409
+  // for the first 30 s and the PDF has no picture.
+  await api.call('post', '/api/v1.0/iris/{reportId}/imagery/highres/{status}', {
+    path: { reportId, status: 1 },
+    body: { counts: { '0': 0, '1': 1, '2': 0 } },
+  });
+  const picture = await api.call('get', '/api/idanImageUrl', {
+    query: { lat: location.lat, lng: location.lng, orientation: 'o' },
+  });
+  if (picture.url) {
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const jpeg = await fetch(new URL(picture.url, baseUrl), { headers });
+    const chosen = await fetch(new URL(`/api/v1.0/iris/${reportId}/aerial/o`, baseUrl), {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'image/jpeg' },
+      body: Buffer.from(await jpeg.arrayBuffer()),
+    });
+    if (!chosen.ok) throw new Error(`The aerial picture was refused: ${chosen.status}`);
+  }
   await api.call('get', '/api/v1.0/iris/{reportId}/{requestId}/pdf/generate', {
     path: { reportId, requestId: irisRequestId },
   });
