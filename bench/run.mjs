@@ -30,6 +30,8 @@ import { measureAvsEditor } from './avs-editor.mjs';
 import { measureImagery, writeImageryResults } from './imagery.mjs';
 import { measureLoad, writeLoadResults } from './load.mjs';
 import { measureRollingRestart, writeRollingRestartResults } from './rolling-restart.mjs';
+import { measureMetering } from './metering.mjs';
+import { measureWebhooks, writeWebhooksResults } from './webhooks.mjs';
 
 // `--only load,rolling-restart` runs just those (names as the results' keys, or in kebab case); their
 // figures are merged into bench/results/latest.json, the others' kept.
@@ -56,6 +58,8 @@ const NAMES = [
   'imagery',
   'load',
   'rollingRestart',
+  'metering',
+  'webhooks',
 ];
 const unknown = (only ?? []).filter((name) => !NAMES.includes(name));
 if (unknown.length) {
@@ -91,6 +95,10 @@ const benchmarks = {
   load: async () => writeLoadResults(await measureLoad({ seconds: 12, connections: 50 })),
   // Its own portals: two instances of every service, then one, each restarted under load.
   rollingRestart: async () => writeRollingRestartResults(await measureRollingRestart({ clients: 20 })),
+  // Its own locators (metering off, on; a session, an API key) over a generated database.
+  metering: () => measureMetering(),
+  // Its own requests worker and a receiver: a status change to the receiver's signed callback.
+  webhooks: async () => writeWebhooksResults(await measureWebhooks()),
 };
 if (Object.keys(benchmarks).join() !== NAMES.join())
   throw new Error('bench/run.mjs: NAMES and benchmarks differ.');
