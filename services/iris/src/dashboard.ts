@@ -25,7 +25,10 @@ export async function registerQueueDashboard(app: FastifyInstance, ctx: IrisCont
     // Webhooks (issue 22): run by the requests worker, under its prefix.
     ...[PORTAL_QUEUES.webhookDispatch, PORTAL_QUEUES.webhookDelivery].map(
       (name) =>
-        new Queue(name, { connection: bullConnection(ctx.config.redisUrl), prefix: ctx.config.requestQueuePrefix }),
+        new Queue(name, {
+          connection: bullConnection(ctx.config.redisUrl),
+          prefix: ctx.config.requestQueuePrefix,
+        }),
     ),
     new Queue(PORTAL_QUEUES.irisPdf, {
       connection: bullConnection(ctx.config.redisUrl),

@@ -83,7 +83,7 @@ export function loadRequestsConfig(env: Record<string, string | undefined> = pro
     ...base,
     storageDir: env.STORAGE_DIR?.trim() || join(base.varDir, 'storage'),
     jobConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 2,
-    queuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || 'portal',
+    queuePrefix: env.REQUEST_QUEUE_PREFIX?.trim() || base.redisPrefix,
     ageingTargets: readAgeingTargets(env.REQUEST_AGEING_TARGETS),
     reportbuilderQueuePrefix: env.REPORTBUILDER_QUEUE_PREFIX?.trim() || base.redisPrefix,
     reportVatPercentage: reportVatFromEnv(env),

@@ -49,7 +49,9 @@ export class ApiKeys1764800000000 implements MigrationInterface {
         last_used_at timestamptz,
         use_count bigint NOT NULL DEFAULT 0
       )`);
-    await queryRunner.query(`CREATE INDEX api_keys_group_idx ON identity.api_keys (group_id, created_at DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX api_keys_group_idx ON identity.api_keys (group_id, created_at DESC)`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
