@@ -60,8 +60,8 @@ const cookieOf = async (email: string) => {
   return { user, cookie: `${SESSION_COOKIE}=${token}` };
 };
 
-function connect(cookie: string | null): Promise<Socket> {
-  const socket = io(base, {
+function connect(cookie: string | null, at = base): Promise<Socket> {
+  const socket = io(at, {
     path: REALTIME_PATH,
     transports: ['websocket'],
     reconnection: false,
@@ -154,17 +154,7 @@ it('two portals sharing one Redis (PORTAL_REDIS_PREFIX) neither hear each otherâ
   try {
     const operator = await cookieOf('operator@portal.test');
     const here = await connect(operator.cookie);
-    const thereSocket = io(otherBase, {
-      path: REALTIME_PATH,
-      transports: ['websocket'],
-      reconnection: false,
-      extraHeaders: { cookie: operator.cookie },
-    });
-    sockets.push(thereSocket);
-    await new Promise<void>((resolve, reject) => {
-      thereSocket.once('connect', () => resolve());
-      thereSocket.once('connect_error', reject);
-    });
+    const thereSocket = await connect(operator.cookie, otherBase);
     const thereHeard = jest.fn();
     thereSocket.on(REALTIME_EVENTS.updateRequest, thereHeard);
     thereSocket.on(REALTIME_EVENTS.updateRequests, thereHeard);
