@@ -4,7 +4,6 @@ import {
   API_KEY_PATTERN,
   API_KEY_ROUTES,
   DEFAULT_API_RATE_LIMIT_PER_MINUTE,
-  SESSION_COOKIE,
   type AdminGroup,
   type AdminUser,
   type ApiKeyList,
@@ -19,13 +18,13 @@ import {
   asAdmin,
   call,
   env,
-  groupByCode,
   groups,
   latestAudit,
   page,
   redis,
-  signSession,
   userByEmail,
+  asGroupAdmin,
+  makePlainAdminOfKmi,
   useServicesAdminApp,
 } from '../testing/harness';
 
@@ -39,14 +38,6 @@ const rateLimitOf = (groupId: string) => API_KEY_ROUTES.groupRateLimit.replace('
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const { redisPrefix } = loadServicesAdminConfig();
 
-/** Johan Botha (a plain user of KMI) made KMI's admin, and his session as identity would sign it now. */
-async function asGroupAdmin(method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string, payload?: object) {
-  const user = await userByEmail(PLAIN);
-  // The session's claims as identity makes them (libs/domain sessionClaimsOf): the role from the group.
-  const session = await signSession(Object.assign(user, { groupAdmin: true }));
-  return env.app.inject({ method, url, payload, cookies: { [SESSION_COOKIE]: session } });
-}
-
 const createAsAdmin = (groupId: string, body: object = {}) =>
   asAdmin('POST', keysOf(groupId), { name: 'Policy system', services: ['savi'], scope: 'read', ...body });
 
@@ -55,9 +46,7 @@ describe('API keys', () => {
   let hvv: string;
 
   beforeAll(async () => {
-    kmi = (await groupByCode('KMI')).id;
-    hvv = (await groupByCode('HVV')).id;
-    await groups().update(kmi, { adminUserId: (await userByEmail(PLAIN)).id });
+    ({ kmi, hvv } = await makePlainAdminOfKmi());
   });
 
   it('creates a key: shown once, stored as its SHA-256 with its prefix, with its own account row, audited', async () => {

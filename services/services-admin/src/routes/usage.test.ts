@@ -1,16 +1,14 @@
 import ExcelJS from 'exceljs';
-import { SESSION_COOKIE, USAGE_ROUTES, type UsageAnswer } from '@portal/contracts';
+import { USAGE_ROUTES, type UsageAnswer } from '@portal/contracts';
 import { GROUP_ADMIN_TEXT } from '../access';
 import {
-  PLAIN,
   RATES_EDITOR,
   asAdmin,
   call,
   env,
   groupByCode,
-  groups,
-  signSession,
-  userByEmail,
+  asGroupAdmin,
+  makePlainAdminOfKmi,
   useServicesAdminApp,
 } from '../testing/harness';
 
@@ -21,19 +19,10 @@ useServicesAdminApp();
 let kmi: string;
 let hvv: string;
 
-/** Johan Botha (a plain user of KMI) as KMI's admin, with the session identity would sign for him. */
-async function asGroupAdmin(url: string) {
-  const user = await userByEmail(PLAIN);
-  const session = await signSession(Object.assign(user, { groupAdmin: true }));
-  return env.app.inject({ method: 'GET', url, cookies: { [SESSION_COOKIE]: session } });
-}
-
 const usage = (params: Record<string, string>) => `${USAGE_ROUTES.usage}?${new URLSearchParams(params)}`;
 
 beforeAll(async () => {
-  kmi = (await groupByCode('KMI')).id;
-  hvv = (await groupByCode('HVV')).id;
-  await groups().update(kmi, { adminUserId: (await userByEmail(PLAIN)).id });
+  ({ kmi, hvv } = await makePlainAdminOfKmi());
   const key = await env.db.dataSource.query(
     `INSERT INTO identity.users (name, email, password_hash, group_id, kind)
      VALUES ('Policy system', 'key-usage@keys.test', '!', $1, 'apiKey') RETURNING id`,
@@ -86,12 +75,12 @@ describe('usage', () => {
   });
 
   it("lets a group's admin see their own group only", async () => {
-    const own = await asGroupAdmin(usage({ month: '2026-03' }));
+    const own = await asGroupAdmin('GET', usage({ month: '2026-03' }));
     expect(own.statusCode).toBe(200);
     expect(own.json<UsageAnswer>()).toMatchObject({ groupId: kmi, totals: { geocode: 125, search: 0 } });
-    const other = await asGroupAdmin(usage({ groupId: hvv, month: '2026-03' }));
+    const other = await asGroupAdmin('GET', usage({ groupId: hvv, month: '2026-03' }));
     expect([other.statusCode, other.json().message]).toEqual([403, GROUP_ADMIN_TEXT.ownGroupOnly]);
-    expect((await asGroupAdmin(`${USAGE_ROUTES.exportCsv}?groupId=${hvv}`)).statusCode).toBe(403);
+    expect((await asGroupAdmin('GET', `${USAGE_ROUTES.exportCsv}?groupId=${hvv}`)).statusCode).toBe(403);
   });
 
   it('refuses people who are neither administrators nor a group admin, and bad months', async () => {

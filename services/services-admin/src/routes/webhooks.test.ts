@@ -1,5 +1,4 @@
 import {
-  SESSION_COOKIE,
   WEBHOOK_API,
   WEBHOOK_TEXTS,
   type WebhookDeliveryPage,
@@ -15,11 +14,9 @@ import {
   asAdmin,
   call,
   env,
-  groupByCode,
-  groups,
   latestAudit,
-  signSession,
-  userByEmail,
+  asGroupAdmin,
+  makePlainAdminOfKmi,
   useServicesAdminApp,
 } from '../testing/harness';
 
@@ -36,21 +33,12 @@ useServicesAdminApp();
 const PUBLIC_URL = 'https://93.184.215.14/hooks/portal';
 const EVENTS = ['request.status_changed', 'report.ready'];
 
-/** Johan Botha (a plain user of KMI) made KMI's admin, with the session identity would sign now. */
-async function asGroupAdmin(method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string, payload?: object) {
-  const user = await userByEmail(PLAIN);
-  const session = await signSession(Object.assign(user, { groupAdmin: true }));
-  return env.app.inject({ method, url, payload, cookies: { [SESSION_COOKIE]: session } });
-}
-
 describe('webhook endpoints', () => {
   let kmi: string;
   let hvv: string;
 
   beforeAll(async () => {
-    kmi = (await groupByCode('KMI')).id;
-    hvv = (await groupByCode('HVV')).id;
-    await groups().update(kmi, { adminUserId: (await userByEmail(PLAIN)).id });
+    ({ kmi, hvv } = await makePlainAdminOfKmi());
   });
 
   const create = async (groupId = kmi, body: object = {}) => {

@@ -86,6 +86,30 @@ export async function call(
 export const asAdmin = (method: InjectOptions['method'], url: string, payload?: InjectOptions['payload']) =>
   call(ADMIN, method, url, payload);
 
+// The group admin the API keys, webhooks and usage tests share (issue 22).
+
+/** Johan Botha (PLAIN, a plain user of KMI) made KMI's admin; answers KMI's and HVV's (another group's) ids. */
+export async function makePlainAdminOfKmi(): Promise<{ kmi: string; hvv: string }> {
+  const kmi = (await groupByCode('KMI')).id;
+  const hvv = (await groupByCode('HVV')).id;
+  await groups().update(kmi, { adminUserId: (await userByEmail(PLAIN)).id });
+  return { kmi, hvv };
+}
+
+/**
+ * Calls the app as PLAIN with the session identity would sign for a group's admin (libs/domain
+ * sessionClaimsOf: the role comes from the group), whether or not PLAIN is admin of his group just now.
+ */
+export async function asGroupAdmin(
+  method: InjectOptions['method'],
+  url: string,
+  payload?: InjectOptions['payload'],
+) {
+  const user = await userByEmail(PLAIN);
+  const session = await signSession(Object.assign(user, { groupAdmin: true }));
+  return env.app.inject({ method, url, payload, cookies: { [SESSION_COOKIE]: session } });
+}
+
 export const latestAudit = (entity: string, entityId: string) =>
   env.db.dataSource
     .getRepository(AuditRecordEntity)
