@@ -8,8 +8,14 @@ export const PATHS = {
   usage: '/services/admin/usage',
   /** A group's API keys (issue 22): administrators, and the group's own admin. */
   groupApiKeys: '/services/admin/groups/:groupId/api-keys',
-  /** The header menu's way in for a group's admin: their own group's keys. */
+  /**
+   * The header menu's way in for a group's admin (its Integration entry): their own group's API keys,
+   * webhooks and usage, as tabs of one page; the bare path opens the first.
+   */
+  myGroup: '/services/admin/my-group',
   myGroupApiKeys: '/services/admin/my-group/api-keys',
+  myGroupWebhooks: '/services/admin/my-group/webhooks',
+  myGroupUsage: '/services/admin/my-group/usage',
   /** A group's webhooks (issue 22): administrators, and the group's own admin. */
   groupWebhooks: '/services/admin/groups/:groupId/webhooks',
 } as const;

@@ -1,12 +1,13 @@
-import { Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
+import { Navigate, Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
 import { PATHS } from './paths';
 import { ADMIN_ROLES, INTEGRATION_ROLES, RATES_ROLES, USAGE_ROLES } from './access';
 
 /**
  * What the shell patches into its router when a path under /services/admin is first visited. The shell
  * already lets in only admins, rates editors and groups' admins (the remote's roles in /remotes.json); the
- * screens themselves are for admins, the rates editor for both, a group's API keys for admins and the
- * group's admin (the page itself keeps a group's admin to their own group). Each page loads on first use.
+ * screens themselves are for admins, the rates editor for both, a group's API keys, webhooks and usage for
+ * admins and the group's admin (the pages keep a group's admin to their own group; /services/admin/my-group
+ * shows the three as tabs). Each page loads on first use.
  */
 export const routes: RouteObject[] = [
   {
@@ -43,17 +44,43 @@ export const routes: RouteObject[] = [
       </RequireRole>
     ),
     children: [
-      ...[PATHS.groupApiKeys, PATHS.myGroupApiKeys].map((path) => ({
-        path,
+      {
+        path: PATHS.groupApiKeys,
         lazy: async () => ({
           Component: (await import('./features/api-keys/routes/ApiKeysPage')).ApiKeysPage,
         }),
-      })),
+      },
       {
         path: PATHS.groupWebhooks,
         lazy: async () => ({
           Component: (await import('./features/webhooks/routes/WebhooksPage')).WebhooksPage,
         }),
+      },
+      // The header's Integration entry: the group admin's own group, the three pages as tabs.
+      {
+        path: PATHS.myGroup,
+        lazy: async () => ({
+          Component: (await import('./features/my-group/routes/MyGroupLayout')).MyGroupLayout,
+        }),
+        children: [
+          { index: true, element: <Navigate to={PATHS.myGroupApiKeys} replace /> },
+          {
+            path: PATHS.myGroupApiKeys,
+            lazy: async () => ({
+              Component: (await import('./features/api-keys/routes/ApiKeysPage')).ApiKeysPage,
+            }),
+          },
+          {
+            path: PATHS.myGroupWebhooks,
+            lazy: async () => ({
+              Component: (await import('./features/webhooks/routes/WebhooksPage')).WebhooksPage,
+            }),
+          },
+          {
+            path: PATHS.myGroupUsage,
+            lazy: async () => ({ Component: (await import('./features/usage/routes/UsagePage')).UsagePage }),
+          },
+        ],
       },
     ],
   },

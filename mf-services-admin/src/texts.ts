@@ -218,3 +218,9 @@ export const WEBHOOKS_TEXT = {
     page: 'Deliveries pages',
   },
 } as const;
+
+/** A group admin's integration page (issue 22): /services/admin/my-group, its three tabs. */
+export const INTEGRATION_TEXT = {
+  navLabel: (group: string | null | undefined) => (group ? `Integration of ${group}` : 'Integration'),
+  tabs: { apiKeys: API_KEYS_TEXT.title, webhooks: WEBHOOKS_TEXT.title, usage: USAGE_TEXT.title },
+} as const;

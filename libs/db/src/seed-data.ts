@@ -61,7 +61,11 @@ type GroupSeed = Pick<
   | 'reportNameFormat'
   | 'references'
   | 'claimsReferences'
-> & { services: ServiceIdentifier[] };
+> & {
+  services: ServiceIdentifier[];
+  /** The e-mail of the group's admin (the spec's group `admin`); DEMO_ADMIN_EMAIL when absent. */
+  adminEmail?: string;
+};
 
 /**
  * Reference entries in the spec 01 §3 list format: [label, key, position, required, regex, message, hidden?].
@@ -95,6 +99,9 @@ export const SEED_GROUPS: GroupSeed[] = [
       ['Assessor Name', 'ASSESSOR_NAME', 1, false, '', ''],
     ],
     services: ['savi', 'iris', 'avs', 'spatialkey'],
+    // A group's admin who is not a portal admin (role 'groupAdmin', issue 22): KMI's own API keys,
+    // webhooks and usage, from the header's Integration entry.
+    adminEmail: 'claims@portal.test',
   },
   {
     name: 'Highveld Valuers',
@@ -180,9 +187,13 @@ export const SEED_USERS: UserSeed[] = [
     saviQC: true,
   }),
   user('Sipho Dlamini', 'rates@portal.test', 'KMI', 'rates editor', { ratesEditor: true }),
-  user('Lerato Mokoena', 'claims@portal.test', 'KMI', 'claims user (claims references)', {
-    claimsUser: true,
-  }),
+  user(
+    'Lerato Mokoena',
+    'claims@portal.test',
+    'KMI',
+    "claims user (claims references); KMI's group admin (Integration menu)",
+    { claimsUser: true },
+  ),
   user('Johan Botha', 'user@portal.test', 'KMI', 'plain user'),
   user('Nomvula Khumalo', 'inactive@portal.test', 'KMI', 'inactive account (login refused)', {
     active: false,
@@ -255,7 +266,7 @@ export const SEED_RATES: RateSeed[] = [
   rate('Improvements', 'Borehole', 'Equipped, submersible pump', 'no', [85_000, 120_000, 160_000], false),
 ];
 
-/** The e-mail of the demo administrator, who is also the admin of every demo group. */
+/** The e-mail of the demo administrator, who is also the admin of every demo group without an `adminEmail`. */
 export const DEMO_ADMIN_EMAIL = 'admin@portal.test';
 
 /** For the start script to print: who to log in as (all with DEMO_PASSWORD). */

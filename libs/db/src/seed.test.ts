@@ -73,7 +73,13 @@ describe('seed', () => {
       .getRepository(UserEntity)
       .findOneOrFail({ where: { email: 'ADMIN@portal.test' }, relations: { group: true } });
     expect(admin).toMatchObject({ isAdmin: true, includeIds: true, active: true, group: { code: 'OPS' } });
-    expect(kmi.adminUserId).toBe(admin.id);
+    // KMI's admin is its claims user (a group's admin who is not a portal admin); the others', the admin.
+    const claims = await db.dataSource
+      .getRepository(UserEntity)
+      .findOneByOrFail({ email: 'claims@portal.test' });
+    expect(kmi.adminUserId).toBe(claims.id);
+    const hvv = await db.dataSource.getRepository(GroupEntity).findOneByOrFail({ code: 'HVV' });
+    expect(hvv.adminUserId).toBe(admin.id);
 
     const inactive = await db.dataSource
       .getRepository(UserEntity)

@@ -114,8 +114,8 @@ export async function seed(dataSource: DataSource): Promise<SeedSummary> {
       serviceOutcomes.push(outcome);
     }
 
-    const groups = new Map<string, { row: GroupEntity; outcome: Outcome }>();
-    for (const { services, ...values } of SEED_GROUPS) {
+    const groups = new Map<string, { row: GroupEntity; outcome: Outcome; adminEmail: string }>();
+    for (const { services, adminEmail = DEMO_ADMIN_EMAIL, ...values } of SEED_GROUPS) {
       const result = await upsert(manager, GroupEntity, { code: values.code }, values);
       const granted = await grantGroupServices(
         manager,
@@ -123,11 +123,11 @@ export async function seed(dataSource: DataSource): Promise<SeedSummary> {
         services.map((identifier) => serviceIds.get(identifier)!),
       );
       if (granted > 0 && result.outcome === 'unchanged') result.outcome = 'updated';
-      groups.set(values.code, result);
+      groups.set(values.code, { ...result, adminEmail });
     }
 
     const userOutcomes: Outcome[] = [];
-    let adminUserId: string | undefined;
+    const userIds = new Map<string, string>();
     for (const { groupCode, role: _role, ...values } of SEED_USERS) {
       const { row, outcome } = await upsert(
         manager,
@@ -136,12 +136,13 @@ export async function seed(dataSource: DataSource): Promise<SeedSummary> {
         { ...values, groupId: groups.get(groupCode)!.row.id },
         async () => ({ passwordHash: await hashPassword(DEMO_PASSWORD) }),
       );
-      if (row.email === DEMO_ADMIN_EMAIL) adminUserId = row.id;
+      userIds.set(row.email, row.id);
       userOutcomes.push(outcome);
     }
 
     // Groups and users point at each other, so the groups' admin can only be set now.
     for (const group of groups.values()) {
+      const adminUserId = userIds.get(group.adminEmail);
       if (group.row.adminUserId === adminUserId) continue;
       await manager.update(GroupEntity, group.row.id, { adminUserId });
       if (group.outcome === 'unchanged') group.outcome = 'updated';

@@ -22,8 +22,9 @@ export const HEADER_MENU: MenuItem[] = [
   { label: 'Requests', path: '/requests', roles: ['authenticated'] },
   { label: 'Requests Admin', path: '/requests/admin', roles: ['admin', 'saviOperator'] },
   { label: 'User Admin', path: '/services/admin', roles: ['admin'] },
-  // Ours (issue 22): a group's admin reaches their group's API keys (mf-services-admin PATHS.myGroupApiKeys).
-  { label: 'API keys', path: '/services/admin/my-group/api-keys', roles: ['groupAdmin'] },
+  // Ours (issue 22): a group's admin reaches their group's integration — its API keys, webhooks and usage,
+  // tabs of one page (mf-services-admin PATHS.myGroup).
+  { label: 'Integration', path: '/services/admin/my-group', roles: ['groupAdmin'] },
 ];
 
 /** Menus served by GET /admin/menu/{name}. */

@@ -354,7 +354,7 @@ describe('menu, services and audit', () => {
         { label: 'Requests', path: '/requests', roles: ['authenticated'] },
         { label: 'Requests Admin', path: '/requests/admin', roles: ['admin', 'saviOperator'] },
         { label: 'User Admin', path: '/services/admin', roles: ['admin'] },
-        { label: 'API keys', path: '/services/admin/my-group/api-keys', roles: ['groupAdmin'] },
+        { label: 'Integration', path: '/services/admin/my-group', roles: ['groupAdmin'] },
       ],
     });
     expect((await app.inject({ url: '/admin/menu/nope' })).statusCode).toBe(404);

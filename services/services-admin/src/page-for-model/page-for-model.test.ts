@@ -166,7 +166,7 @@ describe('page-for-model', () => {
     expect(kmi).toMatchObject({
       name: 'Karoo Mutual Insurance',
       code: 'KMI',
-      adminLabel: 'Thandiwe Nkosi (admin@portal.test)',
+      adminLabel: 'Lerato Mokoena (claims@portal.test)',
       professionalFeePercentage: 12.5,
       services: ['avs', 'iris', 'savi', 'spatialkey'],
       userCount: 4,

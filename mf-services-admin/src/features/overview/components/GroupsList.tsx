@@ -14,6 +14,8 @@ import { useDeleteGroupMutation, useGroupsPageQuery } from '../../../api/groupsA
 import { ClaimsSettingsDialog } from './ClaimsSettingsDialog';
 import { GroupDialog } from '../../../components/GroupDialog';
 import { RatesLink } from '../../../components/RatesLink';
+import { ApiKeysLink } from '../../../components/ApiKeysLink';
+import { WebhooksLink } from '../../../components/WebhooksLink';
 
 const SERVER_FIELDS: ServerFields = { name: {}, code: {}, active: { type: 'boolean' } };
 
@@ -53,7 +55,7 @@ export function GroupsList() {
         sortable: false,
         filterable: false,
       },
-      ...switchesAndActionsColumns<AdminGroup>('group', 180, (row) => [
+      ...switchesAndActionsColumns<AdminGroup>('group', 250, (row) => [
         <RowActionButton
           key="edit"
           title="Update group"
@@ -71,6 +73,8 @@ export function GroupsList() {
           <ClaimsIcon fontSize="small" />
         </RowActionButton>,
         <RatesLink key="rates" group={row} />,
+        <ApiKeysLink key="api-keys" group={row} />,
+        <WebhooksLink key="webhooks" group={row} />,
         <RowActionButton
           key="delete"
           title="Delete group"

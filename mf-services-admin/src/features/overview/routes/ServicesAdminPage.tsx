@@ -7,6 +7,7 @@ import Tabs from '@mui/material/Tabs';
 import { GridAddIcon } from '@mui/x-data-grid';
 import { AdminPage } from '../../../layout/AdminPage';
 import { PATHS } from '../../../paths';
+import { USAGE_TEXT } from '../../../texts';
 import { GroupDialog } from '../../../components/GroupDialog';
 import { RatesEditorButton } from '../components/RatesEditorButton';
 import { GroupsList } from '../components/GroupsList';
@@ -17,7 +18,8 @@ type ListName = 'groups' | 'users';
 /**
  * /services/admin (spec 03 "Services admin screen"): the groups and the users, server paged, with their
  * service switches; the group and user dialogs, deleting, claims settings, and the way to the rates
- * editor and the two editing grids. The list shown is kept in the address (?list=users).
+ * editor, the two editing grids, the usage of every group and (a group's row) its API keys and webhooks
+ * (issue 22). The list shown is kept in the address (?list=users).
  */
 export function ServicesAdminPage() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -37,6 +39,9 @@ export function ServicesAdminPage() {
             Groups grid
           </Button>
           <RatesEditorButton />
+          <Button component={RouterLink} to={PATHS.usage} variant="outlined">
+            {USAGE_TEXT.title}
+          </Button>
           <Button variant="contained" startIcon={<GridAddIcon />} onClick={() => setCreatingGroup(true)}>
             New group
           </Button>

@@ -30,11 +30,13 @@ const failureOf = (text: string, error: unknown) => {
 
 /**
  * A group's webhooks (issue 22): /services/admin/groups/:groupId/webhooks, for administrators and for the
- * group's own admin (another group's page says it is not theirs; the service answers 403 anyway).
+ * group's own admin (another group's page says it is not theirs; the service answers 403 anyway);
+ * /services/admin/my-group/webhooks (the Integration tabs) is the user's own group.
  */
 export function WebhooksPage() {
-  const { groupId } = useParams();
+  const { groupId: pathGroupId } = useParams();
   const { user } = useCurrentUser();
+  const groupId = pathGroupId ?? user?.groupID ?? undefined;
   const isAdmin = !!user?.roles.includes(ROLE.admin);
   const allowed =
     !!groupId && (isAdmin || (!!user?.roles.includes(ROLE.groupAdmin) && user?.groupID === groupId));
