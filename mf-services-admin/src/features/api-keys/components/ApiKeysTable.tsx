@@ -1,29 +1,11 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ApiKey } from '@portal/contracts';
+import { PlainTable, whenText as when } from '../../../components/PlainTable';
 import { API_KEYS_TEXT as T } from '../../../texts';
-
-const when = (iso: string | null, none: string) =>
-  iso ? new Date(iso).toLocaleString('en-ZA', { dateStyle: 'medium', timeStyle: 'short' }) : none;
-
-/** Read by screen readers, not shown: the actions column's header. */
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 const STATE_COLOUR = { active: 'success', expired: 'warning', revoked: 'default' } as const;
 
@@ -32,63 +14,41 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
   if (keys.length === 0) return <Typography color="text.secondary">{T.noKeys}</Typography>;
   const c = T.columns;
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label={T.title}>
-        <TableHead>
-          <TableRow>
-            {[
-              c.name,
-              c.prefix,
-              c.services,
-              c.scope,
-              c.created,
-              c.expires,
-              c.lastUsed,
-              c.useCount,
-              c.state,
-            ].map((header) => (
-              <TableCell key={header}>{header}</TableCell>
-            ))}
-            <TableCell>
-              <Box component="span" sx={VISUALLY_HIDDEN}>
-                {c.actions}
-              </Box>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {keys.map((key) => (
-            <TableRow key={key._id}>
-              <TableCell>{key.name}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace' }}>{key.prefix}…</TableCell>
-              <TableCell>{key.services.join(', ')}</TableCell>
-              <TableCell>
-                {T.scopes[key.scope as 'read' | 'write'] ?? key.scope}
-                {key.roles.length > 0 && ` (${key.roles.join(', ')})`}
-              </TableCell>
-              <TableCell>{T.createdBy(key.createdByName, when(key.createdAt, ''))}</TableCell>
-              <TableCell>{when(key.expiresAt, T.noExpiry)}</TableCell>
-              <TableCell>{when(key.lastUsedAt, T.never)}</TableCell>
-              <TableCell align="right">{key.useCount}</TableCell>
-              <TableCell>
-                <Chip size="small" label={T.states[key.state]} color={STATE_COLOUR[key.state]} />
-              </TableCell>
-              <TableCell>
-                {key.state !== 'revoked' && (
-                  <Button
-                    size="small"
-                    color="error"
-                    aria-label={T.revokeLabel(key.name)}
-                    onClick={() => onRevoke(key)}
-                  >
-                    {T.revoke}
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <PlainTable
+      label={T.title}
+      headers={[c.name, c.prefix, c.services, c.scope, c.created, c.expires, c.lastUsed, c.useCount, c.state]}
+      hiddenHeader={c.actions}
+    >
+      {keys.map((key) => (
+        <TableRow key={key._id}>
+          <TableCell>{key.name}</TableCell>
+          <TableCell sx={{ fontFamily: 'monospace' }}>{key.prefix}…</TableCell>
+          <TableCell>{key.services.join(', ')}</TableCell>
+          <TableCell>
+            {T.scopes[key.scope as 'read' | 'write'] ?? key.scope}
+            {key.roles.length > 0 && ` (${key.roles.join(', ')})`}
+          </TableCell>
+          <TableCell>{T.createdBy(key.createdByName, when(key.createdAt, ''))}</TableCell>
+          <TableCell>{when(key.expiresAt, T.noExpiry)}</TableCell>
+          <TableCell>{when(key.lastUsedAt, T.never)}</TableCell>
+          <TableCell align="right">{key.useCount}</TableCell>
+          <TableCell>
+            <Chip size="small" label={T.states[key.state]} color={STATE_COLOUR[key.state]} />
+          </TableCell>
+          <TableCell>
+            {key.state !== 'revoked' && (
+              <Button
+                size="small"
+                color="error"
+                aria-label={T.revokeLabel(key.name)}
+                onClick={() => onRevoke(key)}
+              >
+                {T.revoke}
+              </Button>
+            )}
+          </TableCell>
+        </TableRow>
+      ))}
+    </PlainTable>
   );
 }

@@ -4,21 +4,16 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Pagination from '@mui/material/Pagination';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { WebhookDelivery, WebhookEndpoint } from '@portal/contracts';
 import { useNotify } from '@portal/web-kit';
 import { reasonOf } from '../../../api/answers';
+import { PlainTable, whenText as when } from '../../../components/PlainTable';
 import { WEBHOOKS_TEXT } from '../../../texts';
 import { useRedeliverWebhookMutation, useWebhookDeliveriesQuery } from '../webhooksApi';
-import { when } from './EndpointsTable';
 
 const T = WEBHOOKS_TEXT.deliveries;
 const STATUS_COLOUR = { pending: 'info', delivered: 'success', failed: 'error' } as const;
@@ -56,59 +51,49 @@ export function DeliveriesTable({ groupId, endpoint }: { groupId: string; endpoi
   const pages = Math.max(1, Math.ceil(data.total / data.pageSize));
   return (
     <Stack spacing={1}>
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={T.title(endpoint.url)}>
-          <TableHead>
-            <TableRow>
-              {[T.when, T.type, T.event, T.status, T.code, T.duration, T.attempts, T.next, T.redeliver].map(
-                (header) => (
-                  <TableCell key={header}>{header}</TableCell>
-                ),
+      <PlainTable
+        label={T.title(endpoint.url)}
+        headers={[T.when, T.type, T.event, T.status, T.code, T.duration, T.attempts, T.next, T.redeliver]}
+      >
+        {data.deliveries.map((delivery) => (
+          <TableRow
+            key={delivery._id}
+            title={delivery.attemptList
+              .map(
+                (attempt) =>
+                  `${when(attempt.at)}: ${attempt.statusCode ?? T.noAnswer} ${attempt.error ?? ''}`,
+              )
+              .join('\n')}
+          >
+            <TableCell>{when(delivery.createdAt)}</TableCell>
+            <TableCell>{delivery.eventType}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace' }}>{delivery.eventId}</TableCell>
+            <TableCell>
+              <Chip
+                size="small"
+                color={STATUS_COLOUR[delivery.status]}
+                label={T.statusText[delivery.status]}
+              />
+            </TableCell>
+            <TableCell>{delivery.lastStatusCode ?? T.noAnswer}</TableCell>
+            <TableCell>{delivery.lastDurationMs === null ? '' : T.ms(delivery.lastDurationMs)}</TableCell>
+            <TableCell>{T.attemptsLine(delivery.attempts, delivery.lastError)}</TableCell>
+            <TableCell>{when(delivery.nextAttemptAt)}</TableCell>
+            <TableCell>
+              {delivery.status !== 'pending' && (
+                <Button
+                  size="small"
+                  aria-label={T.redeliverLabel(delivery.eventId)}
+                  disabled={redelivering.isLoading}
+                  onClick={() => void send(delivery)}
+                >
+                  {T.redeliver}
+                </Button>
               )}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.deliveries.map((delivery) => (
-              <TableRow
-                key={delivery._id}
-                title={delivery.attemptList
-                  .map(
-                    (attempt) =>
-                      `${when(attempt.at)}: ${attempt.statusCode ?? T.noAnswer} ${attempt.error ?? ''}`,
-                  )
-                  .join('\n')}
-              >
-                <TableCell>{when(delivery.createdAt)}</TableCell>
-                <TableCell>{delivery.eventType}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{delivery.eventId}</TableCell>
-                <TableCell>
-                  <Chip
-                    size="small"
-                    color={STATUS_COLOUR[delivery.status]}
-                    label={T.statusText[delivery.status]}
-                  />
-                </TableCell>
-                <TableCell>{delivery.lastStatusCode ?? T.noAnswer}</TableCell>
-                <TableCell>{delivery.lastDurationMs === null ? '' : T.ms(delivery.lastDurationMs)}</TableCell>
-                <TableCell>{T.attemptsLine(delivery.attempts, delivery.lastError)}</TableCell>
-                <TableCell>{when(delivery.nextAttemptAt)}</TableCell>
-                <TableCell>
-                  {delivery.status !== 'pending' && (
-                    <Button
-                      size="small"
-                      aria-label={T.redeliverLabel(delivery.eventId)}
-                      disabled={redelivering.isLoading}
-                      onClick={() => void send(delivery)}
-                    >
-                      {T.redeliver}
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableCell>
+          </TableRow>
+        ))}
+      </PlainTable>
       {pages > 1 && (
         <Pagination
           count={pages}

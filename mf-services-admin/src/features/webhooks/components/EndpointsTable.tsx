@@ -1,33 +1,15 @@
 import { useState } from 'react';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { WebhookEndpoint } from '@portal/contracts';
+import { PlainTable, whenText as when } from '../../../components/PlainTable';
 import { WEBHOOKS_TEXT as T } from '../../../texts';
-
-export const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('en-ZA', { dateStyle: 'medium', timeStyle: 'short' }) : '';
-
-/** Read by screen readers, not shown: the actions column's header. */
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 export type EndpointAction = keyof typeof T.actions;
 
@@ -104,48 +86,36 @@ export function EndpointsTable({
   if (endpoints.length === 0) return <Typography color="text.secondary">{T.noEndpoints}</Typography>;
   const c = T.columns;
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label={T.title}>
-        <TableHead>
-          <TableRow>
-            {[c.url, c.description, c.events, c.state, c.created].map((header) => (
-              <TableCell key={header}>{header}</TableCell>
-            ))}
-            <TableCell>
-              <Box component="span" sx={VISUALLY_HIDDEN}>
-                {c.actions}
-              </Box>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {endpoints.map((endpoint) => (
-            <TableRow key={endpoint._id}>
-              <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{endpoint.url}</TableCell>
-              <TableCell>{endpoint.description}</TableCell>
-              <TableCell>
-                <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
-                  {endpoint.events.map((event) => (
-                    <Chip key={event} size="small" variant="outlined" label={event} />
-                  ))}
-                </Stack>
-              </TableCell>
-              <TableCell>
-                <StateChip endpoint={endpoint} />
-                {!endpoint.enabled && endpoint.disabledReason && (
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    {endpoint.disabledReason}
-                  </Typography>
-                )}
-              </TableCell>
-              <TableCell>{when(endpoint.createdAt)}</TableCell>
-              <TableCell>
-                <Actions endpoint={endpoint} onAction={(action) => onAction(endpoint, action)} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <PlainTable
+      label={T.title}
+      headers={[c.url, c.description, c.events, c.state, c.created]}
+      hiddenHeader={c.actions}
+    >
+      {endpoints.map((endpoint) => (
+        <TableRow key={endpoint._id}>
+          <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{endpoint.url}</TableCell>
+          <TableCell>{endpoint.description}</TableCell>
+          <TableCell>
+            <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
+              {endpoint.events.map((event) => (
+                <Chip key={event} size="small" variant="outlined" label={event} />
+              ))}
+            </Stack>
+          </TableCell>
+          <TableCell>
+            <StateChip endpoint={endpoint} />
+            {!endpoint.enabled && endpoint.disabledReason && (
+              <Typography variant="caption" component="div" color="text.secondary">
+                {endpoint.disabledReason}
+              </Typography>
+            )}
+          </TableCell>
+          <TableCell>{when(endpoint.createdAt)}</TableCell>
+          <TableCell>
+            <Actions endpoint={endpoint} onAction={(action) => onAction(endpoint, action)} />
+          </TableCell>
+        </TableRow>
+      ))}
+    </PlainTable>
   );
 }
