@@ -20,8 +20,7 @@ import { pageForModelParams, type ServerFields } from '../../../grid/pageForMode
 import { useGridQuery } from '@portal/web-kit/grid';
 import { EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
-import { ApiKeysLink } from '../../../components/ApiKeysLink';
-import { WebhooksLink } from '../../../components/WebhooksLink';
+import { GroupPageLink } from '../../../components/GroupPageLink';
 import { RatesLink } from '../../../components/RatesLink';
 import { AdminUserPicker, type AdminChoice } from '../../../components/AdminUserPicker';
 import { useGroupsPageQuery, useUpdateGroupMutation } from '../../../api/groupsApi';
@@ -236,14 +235,14 @@ export function GroupsGrid() {
         headerName: 'API keys',
         type: 'actions',
         width: 80,
-        getActions: ({ row }) => [<ApiKeysLink key="api-keys" group={row} />],
+        getActions: ({ row }) => [<GroupPageLink key="api-keys" group={row} target="apiKeys" />],
       },
       {
         field: 'webhooks',
         headerName: 'Webhooks',
         type: 'actions',
         width: 90,
-        getActions: ({ row }) => [<WebhooksLink key="webhooks" group={row} />],
+        getActions: ({ row }) => [<GroupPageLink key="webhooks" group={row} target="webhooks" />],
       },
     ],
     [saveFromCell],

@@ -14,8 +14,7 @@ import { useDeleteGroupMutation, useGroupsPageQuery } from '../../../api/groupsA
 import { ClaimsSettingsDialog } from './ClaimsSettingsDialog';
 import { GroupDialog } from '../../../components/GroupDialog';
 import { RatesLink } from '../../../components/RatesLink';
-import { ApiKeysLink } from '../../../components/ApiKeysLink';
-import { WebhooksLink } from '../../../components/WebhooksLink';
+import { GroupPageLink } from '../../../components/GroupPageLink';
 
 const SERVER_FIELDS: ServerFields = { name: {}, code: {}, active: { type: 'boolean' } };
 
@@ -73,8 +72,8 @@ export function GroupsList() {
           <ClaimsIcon fontSize="small" />
         </RowActionButton>,
         <RatesLink key="rates" group={row} />,
-        <ApiKeysLink key="api-keys" group={row} />,
-        <WebhooksLink key="webhooks" group={row} />,
+        <GroupPageLink key="api-keys" group={row} target="apiKeys" />,
+        <GroupPageLink key="webhooks" group={row} target="webhooks" />,
         <RowActionButton
           key="delete"
           title="Delete group"
