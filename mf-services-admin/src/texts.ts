@@ -26,6 +26,9 @@ export const ADMIN_TEXT = {
     'No group chosen: open the rates editor from a group, or add ?groupID=<group id> to the address.',
 } as const;
 
+/** A secret shown this once, with its Copy button (components/ShownOnceSecretDialog, issue 22). */
+export const SHOWN_ONCE_TEXT = { copy: 'Copy', copied: 'Copied', done: 'Done' } as const;
+
 /** The API keys page (issue 22). */
 export const API_KEYS_TEXT = {
   title: 'API keys',
@@ -58,9 +61,6 @@ export const API_KEYS_TEXT = {
   // The key, once.
   newKeyTitle: 'Your new API key',
   newKeyWarning: 'Copy the key now: it will not be shown again.',
-  copy: 'Copy',
-  copied: 'Copied',
-  done: 'Done',
   // Revoking.
   revoke: 'Revoke',
   revokeLabel: (name: string) => `Revoke key ${name}`,
@@ -187,9 +187,6 @@ export const WEBHOOKS_TEXT = {
     warning:
       'Copy the secret now: it is shown this once. Your system verifies each webhook with it (Standard Webhooks: the webhook-id, webhook-timestamp and webhook-signature headers).',
     label: 'Signing secret',
-    copy: 'Copy',
-    copied: 'Copied',
-    done: 'Done',
   },
   rotateTitle: 'Rotate the secret?',
   rotateBody: (url: string) =>

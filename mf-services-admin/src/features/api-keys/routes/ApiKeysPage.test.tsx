@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { API_KEY_ROUTES, type ApiKey, type ApiKeyList, type SessionUser } from '@portal/contracts';
 import { adminUser, answerFetch, callsTo, json, meAnswer } from '../../../testing/fetchAnswers';
 import { renderRemote } from '../../../testing/renderRemote';
-import { API_KEYS_TEXT as T } from '../../../texts';
+import { API_KEYS_TEXT as T, SHOWN_ONCE_TEXT } from '../../../texts';
 
 const KEYS = '/api/v1.0/group/g-kmi/api-keys';
 const KEY_VALUE = 'ppk_' + 'A'.repeat(43);
@@ -109,7 +109,7 @@ describe('API keys page (issue 22)', () => {
     expect((screen.getByDisplayValue(KEY_VALUE) as HTMLInputElement).readOnly).toBe(true);
     const writeText = jest.fn(async () => undefined);
     Object.assign(navigator, { clipboard: { writeText } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: T.copy })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: SHOWN_ONCE_TEXT.copy })));
     expect(writeText).toHaveBeenCalledWith(KEY_VALUE);
     const [post] = callsTo(calls, 'POST', KEYS);
     expect(await post.json()).toEqual({
@@ -119,7 +119,7 @@ describe('API keys page (issue 22)', () => {
       expiresAt: null,
     });
 
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: T.done })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: SHOWN_ONCE_TEXT.done })));
     await waitFor(() => expect(screen.queryByDisplayValue(KEY_VALUE)).toBeNull());
     // The list shows the new key by its prefix, never the key.
     expect(await screen.findByRole('cell', { name: 'Claims intake' })).toBeTruthy();

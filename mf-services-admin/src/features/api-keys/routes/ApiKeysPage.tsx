@@ -12,12 +12,12 @@ import {
   useRevokeApiKeyMutation,
   useSetApiRateLimitMutation,
 } from '../../../api/apiKeysApi';
+import { ShownOnceSecretDialog } from '../../../components/ShownOnceSecretDialog';
 import { AdminPage } from '../../../layout/AdminPage';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
 import { API_KEYS_TEXT as T } from '../../../texts';
 import { ApiKeysTable } from '../components/ApiKeysTable';
 import { CreateKeyDialog } from '../components/CreateKeyDialog';
-import { NewKeyDialog } from '../components/NewKeyDialog';
 import { RateLimitForm } from '../components/RateLimitForm';
 import { keyBody, type KeyForm } from '../keyForm';
 
@@ -129,7 +129,15 @@ function GroupKeys({ groupId, isAdmin }: { groupId: string; isAdmin: boolean }) 
           onClose={() => setCreating(false)}
         />
       )}
-      {created && <NewKeyDialog created={created} onClose={() => setCreated(null)} />}
+      {created && (
+        <ShownOnceSecretDialog
+          title={T.newKeyTitle}
+          warning={T.newKeyWarning}
+          label={created.name}
+          secret={created.key}
+          onClose={() => setCreated(null)}
+        />
+      )}
       {revoking && (
         <ConfirmDeleteDialog
           title={T.revokeTitle}

@@ -8,7 +8,7 @@ import {
 } from '@portal/contracts';
 import { adminUser, answerFetch, callsTo, errorAnswer, json, meAnswer } from '../../../testing/fetchAnswers';
 import { renderRemote } from '../../../testing/renderRemote';
-import { WEBHOOKS_TEXT as T } from '../../../texts';
+import { SHOWN_ONCE_TEXT, WEBHOOKS_TEXT as T } from '../../../texts';
 
 const GROUP = 'g-kmi';
 const HOOKS = WEBHOOK_API.groupWebhooks(GROUP);
@@ -110,7 +110,7 @@ describe('webhooks page (issue 22)', () => {
     expect((screen.getByDisplayValue(SECRET) as HTMLInputElement).readOnly).toBe(true);
     const writeText = jest.fn(async () => undefined);
     Object.assign(navigator, { clipboard: { writeText } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: T.secret.copy })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: SHOWN_ONCE_TEXT.copy })));
     expect(writeText).toHaveBeenCalledWith(SECRET);
     const [post] = callsTo(calls, 'POST', HOOKS);
     expect(await post.json()).toEqual({
@@ -118,7 +118,7 @@ describe('webhooks page (issue 22)', () => {
       description: '',
       events: ['request.created', 'request.status_changed'],
     });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: T.secret.done })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: SHOWN_ONCE_TEXT.done })));
     await waitFor(() => expect(screen.queryByDisplayValue(SECRET)).toBeNull());
     expect(await screen.findByRole('cell', { name: 'https://policy.example.co.za/hook' })).toBeTruthy();
   });

@@ -7,13 +7,13 @@ import Typography from '@mui/material/Typography';
 import { ROLE, type WebhookEndpoint } from '@portal/contracts';
 import { useCurrentUser, useNotify, useParams } from '@portal/web-kit';
 import { reasonOf } from '../../../api/answers';
+import { ShownOnceSecretDialog } from '../../../components/ShownOnceSecretDialog';
 import { AdminPage } from '../../../layout/AdminPage';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
 import { WEBHOOKS_TEXT as T } from '../../../texts';
 import { DeliveriesTable } from '../components/DeliveriesTable';
 import { EndpointDialog, type EndpointForm } from '../components/EndpointDialog';
 import { EndpointsTable, type EndpointAction } from '../components/EndpointsTable';
-import { SecretDialog } from '../components/SecretDialog';
 import {
   useCreateWebhookMutation,
   useDeleteWebhookMutation,
@@ -162,7 +162,13 @@ function GroupWebhooks({ groupId, isAdmin }: { groupId: string; isAdmin: boolean
         />
       )}
       {dialog?.kind === 'secret' && (
-        <SecretDialog secret={dialog.secret} rotated={dialog.rotated} onClose={() => setDialog(null)} />
+        <ShownOnceSecretDialog
+          title={dialog.rotated ? T.secret.rotatedTitle : T.secret.createdTitle}
+          warning={T.secret.warning}
+          label={T.secret.label}
+          secret={dialog.secret}
+          onClose={() => setDialog(null)}
+        />
       )}
       {dialog?.kind === 'rotate' && (
         <ConfirmDeleteDialog

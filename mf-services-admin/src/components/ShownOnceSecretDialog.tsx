@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,29 +7,43 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import type { CreatedApiKey } from '@portal/contracts';
-import { API_KEYS_TEXT as T } from '../../../texts';
+import { SHOWN_ONCE_TEXT as T } from '../texts';
 
 /**
- * The new key, this once: the service keeps only its hash, so closing the dialog is the last chance to copy
- * it. The field is read-only and selected on focus, so the keyboard copies it too.
+ * A secret shown this once (a new API key; a webhook endpoint's signing secret at creation and rotation):
+ * the service keeps only its hash or will not show it again, so closing the dialog is the last chance to
+ * copy it. The field is read-only and selected on focus, so the keyboard copies it too; the Copy button
+ * uses the clipboard. `label` names the field, `warning` says why to copy it now.
  */
-export function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
+export function ShownOnceSecretDialog({
+  title,
+  warning,
+  label,
+  secret,
+  onClose,
+}: {
+  title: string;
+  warning: string;
+  label: string;
+  secret: string;
+  onClose: () => void;
+}) {
+  const titleId = useId();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
-    await navigator.clipboard?.writeText(created.key);
+    await navigator.clipboard?.writeText(secret);
     setCopied(true);
   };
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="new-key-title">
-      <DialogTitle id="new-key-title">{T.newKeyTitle}</DialogTitle>
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Alert severity="warning">{T.newKeyWarning}</Alert>
+          <Alert severity="warning">{warning}</Alert>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <TextField
-              label={created.name}
-              value={created.key}
+              label={label}
+              value={secret}
               fullWidth
               slotProps={{
                 htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace' } },
