@@ -74,6 +74,8 @@ export default async function globalSetup(): Promise<void> {
       AUTH_ATTEMPTS_PER_EMAIL: '100000',
       PORTAL_REDIS_PREFIX: `e2e-${ports.gateway}`,
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      // The integration test reads a key's use count, which the usage flush writes (5 s by default).
+      USAGE_FLUSH_MS: '1000',
     },
   });
   const running = table.map((spec) =>
