@@ -1,17 +1,16 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
-import { ROLE, type ApiKey, type CreatedApiKey } from '@portal/contracts';
-import { useCurrentUser, useNotify, useParams } from '@portal/web-kit';
-import { reasonOf } from '../../../api/answers';
+import type { ApiKey, CreatedApiKey } from '@portal/contracts';
+import { useNotify } from '@portal/web-kit';
+import { failureText } from '../../../api/answers';
 import {
   useApiKeysQuery,
   useCreateApiKeyMutation,
   useRevokeApiKeyMutation,
   useSetApiRateLimitMutation,
 } from '../../../api/apiKeysApi';
+import { GroupIntegrationPage, ListLoadState } from '../../../components/GroupIntegrationPage';
 import { ShownOnceSecretDialog } from '../../../components/ShownOnceSecretDialog';
 import { AdminPage } from '../../../layout/AdminPage';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
@@ -21,35 +20,16 @@ import { CreateKeyDialog } from '../components/CreateKeyDialog';
 import { RateLimitForm } from '../components/RateLimitForm';
 import { keyBody, type KeyForm } from '../keyForm';
 
-const failureOf = (text: string, error: unknown) => {
-  const reason = reasonOf(error);
-  return reason ? `${text}: ${reason}` : text;
-};
-
 /**
  * A group's API keys (issue 22): /services/admin/groups/:groupId/api-keys for administrators (from the
- * groups grid) and for the group's own admin; /services/admin/my-group/api-keys (the header menu) is the
- * group admin's own group. A group's admin is sent nowhere else: another group's page says so (and the
- * service answers 403 anyway).
+ * groups grid) and for the group's own admin; /services/admin/my-group/api-keys (the Integration tabs) is
+ * the group admin's own group. Who may is GroupIntegrationPage's.
  */
 export function ApiKeysPage() {
-  const { groupId: pathGroupId } = useParams();
-  const { user } = useCurrentUser();
-  const isAdmin = !!user?.roles.includes(ROLE.admin);
-  const groupId = pathGroupId ?? user?.groupID ?? null;
-  const allowed =
-    !!groupId && (isAdmin || (!!user?.roles.includes(ROLE.groupAdmin) && user?.groupID === groupId));
-
-  if (!groupId) return <NotAllowed text={T.noGroup} />;
-  if (!allowed) return <NotAllowed text={T.notYourGroup} />;
-  return <GroupKeys groupId={groupId} isAdmin={isAdmin} />;
-}
-
-function NotAllowed({ text }: { text: string }) {
   return (
-    <AdminPage title={T.title}>
-      <Alert severity="warning">{text}</Alert>
-    </AdminPage>
+    <GroupIntegrationPage title={T.title} noGroup={T.noGroup} notYourGroup={T.notYourGroup}>
+      {(access) => <GroupKeys {...access} />}
+    </GroupIntegrationPage>
   );
 }
 
@@ -68,7 +48,7 @@ function GroupKeys({ groupId, isAdmin }: { groupId: string; isAdmin: boolean }) 
     setCreateFailure(null);
     const result = await createKey({ groupId, body: keyBody(form) });
     if (result.error) {
-      setCreateFailure(failureOf(T.failedToCreate, result.error));
+      setCreateFailure(failureText(T.failedToCreate, result.error));
       return;
     }
     setCreating(false);
@@ -79,7 +59,7 @@ function GroupKeys({ groupId, isAdmin }: { groupId: string; isAdmin: boolean }) 
     const result = await setLimit({ groupId, body: { rateLimitPerMinute: limit } });
     notify(
       result.error
-        ? { message: failureOf(T.failedToSetLimit, result.error), severity: 'error' }
+        ? { message: failureText(T.failedToSetLimit, result.error), severity: 'error' }
         : { message: T.limitSaved, severity: 'success' },
     );
   };
@@ -104,8 +84,12 @@ function GroupKeys({ groupId, isAdmin }: { groupId: string; isAdmin: boolean }) 
         )
       }
     >
-      {list.isLoading && <CircularProgress aria-label={T.title} />}
-      {list.error && <Alert severity="error">{failureOf(T.failedToLoad, list.error)}</Alert>}
+      <ListLoadState
+        label={T.title}
+        failedToLoad={T.failedToLoad}
+        isLoading={list.isLoading}
+        error={list.error}
+      />
       {data && (
         <Stack spacing={3}>
           <ApiKeysTable keys={data.keys} onRevoke={setRevoking} />

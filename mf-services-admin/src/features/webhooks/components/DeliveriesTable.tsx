@@ -10,7 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { WebhookDelivery, WebhookEndpoint } from '@portal/contracts';
 import { useNotify } from '@portal/web-kit';
-import { reasonOf } from '../../../api/answers';
+import { failureText } from '../../../api/answers';
 import { PlainTable, whenText as when } from '../../../components/PlainTable';
 import { WEBHOOKS_TEXT } from '../../../texts';
 import { useRedeliverWebhookMutation, useWebhookDeliveriesQuery } from '../webhooksApi';
@@ -31,15 +31,9 @@ export function DeliveriesTable({ groupId, endpoint }: { groupId: string; endpoi
 
   const send = async (delivery: WebhookDelivery) => {
     const result = await redeliver({ groupId, endpointId: endpoint._id, deliveryId: delivery._id });
-    const reason = result.error ? reasonOf(result.error) : null;
     notify(
       result.error
-        ? {
-            message: reason
-              ? `${WEBHOOKS_TEXT.failedToRedeliver}: ${reason}`
-              : WEBHOOKS_TEXT.failedToRedeliver,
-            severity: 'error',
-          }
+        ? { message: failureText(WEBHOOKS_TEXT.failedToRedeliver, result.error), severity: 'error' }
         : { message: WEBHOOKS_TEXT.redelivered, severity: 'success' },
     );
   };

@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ROLE, type WebhookEndpoint } from '@portal/contracts';
-import { useCurrentUser, useNotify, useParams } from '@portal/web-kit';
-import { reasonOf } from '../../../api/answers';
+import type { WebhookEndpoint } from '@portal/contracts';
+import { useNotify } from '@portal/web-kit';
+import { failureText } from '../../../api/answers';
+import { GroupIntegrationPage, ListLoadState } from '../../../components/GroupIntegrationPage';
 import { ShownOnceSecretDialog } from '../../../components/ShownOnceSecretDialog';
 import { AdminPage } from '../../../layout/AdminPage';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
@@ -23,30 +22,17 @@ import {
   useWebhooksQuery,
 } from '../webhooksApi';
 
-const failureOf = (text: string, error: unknown) => {
-  const reason = reasonOf(error);
-  return reason ? `${text}: ${reason}` : text;
-};
-
 /**
  * A group's webhooks (issue 22): /services/admin/groups/:groupId/webhooks, for administrators and for the
- * group's own admin (another group's page says it is not theirs; the service answers 403 anyway);
- * /services/admin/my-group/webhooks (the Integration tabs) is the user's own group.
+ * group's own admin; /services/admin/my-group/webhooks (the Integration tabs) is the user's own group.
+ * Who may is GroupIntegrationPage's.
  */
 export function WebhooksPage() {
-  const { groupId: pathGroupId } = useParams();
-  const { user } = useCurrentUser();
-  const groupId = pathGroupId ?? user?.groupID ?? undefined;
-  const isAdmin = !!user?.roles.includes(ROLE.admin);
-  const allowed =
-    !!groupId && (isAdmin || (!!user?.roles.includes(ROLE.groupAdmin) && user?.groupID === groupId));
-  if (!groupId || !allowed)
-    return (
-      <AdminPage title={T.title}>
-        <Alert severity="warning">{groupId ? T.notYourGroup : T.noGroup}</Alert>
-      </AdminPage>
-    );
-  return <GroupWebhooks groupId={groupId} isAdmin={isAdmin} />;
+  return (
+    <GroupIntegrationPage title={T.title} noGroup={T.noGroup} notYourGroup={T.notYourGroup}>
+      {(access) => <GroupWebhooks {...access} />}
+    </GroupIntegrationPage>
+  );
 }
 
 type Dialog =
@@ -78,11 +64,11 @@ function GroupWebhooks({ groupId, isAdmin }: { groupId: string; isAdmin: boolean
     setFailure(null);
     if (dialog?.kind === 'edit') {
       const result = await updateWebhook({ groupId, endpointId: dialog.endpoint._id, body: form });
-      if (result.error) return setFailure(failureOf(T.failedToSave, result.error));
+      if (result.error) return setFailure(failureText(T.failedToSave, result.error));
       return setDialog(null);
     }
     const result = await createWebhook({ groupId, body: form });
-    if (result.error) return setFailure(failureOf(T.failedToSave, result.error));
+    if (result.error) return setFailure(failureText(T.failedToSave, result.error));
     setShowing(result.data._id);
     setDialog({ kind: 'secret', secret: result.data.secret, rotated: false });
   };
@@ -103,7 +89,7 @@ function GroupWebhooks({ groupId, isAdmin }: { groupId: string; isAdmin: boolean
         setShowing(endpoint._id);
         return notify(
           result.error
-            ? { message: failureOf(T.failedToTest, result.error), severity: 'error' }
+            ? { message: failureText(T.failedToTest, result.error), severity: 'error' }
             : { message: T.testSent, severity: 'success' },
         );
       }
@@ -112,7 +98,7 @@ function GroupWebhooks({ groupId, isAdmin }: { groupId: string; isAdmin: boolean
         const result = await updateWebhook({ ...args, body: { enabled: action === 'enable' } });
         return notify(
           result.error
-            ? { message: failureOf(T.failedToSave, result.error), severity: 'error' }
+            ? { message: failureText(T.failedToSave, result.error), severity: 'error' }
             : { message: action === 'enable' ? T.enabled : T.disabled, severity: 'success' },
         );
       }
@@ -134,8 +120,12 @@ function GroupWebhooks({ groupId, isAdmin }: { groupId: string; isAdmin: boolean
         )
       }
     >
-      {list.isLoading && <CircularProgress aria-label={T.title} />}
-      {list.error && <Alert severity="error">{failureOf(T.failedToLoad, list.error)}</Alert>}
+      <ListLoadState
+        label={T.title}
+        failedToLoad={T.failedToLoad}
+        isLoading={list.isLoading}
+        error={list.error}
+      />
       {data && (
         <Stack spacing={3}>
           <EndpointsTable
