@@ -1,13 +1,11 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '@portal/contracts';
 import { ACCOUNT_TEXT } from '@portal/domain';
-import { API_KEY_ACCOUNT_PASSWORD, DEMO_PASSWORD, createTestDatabase, insertApiKeyRows } from '@portal/db';
-import { createRedis, ensureKeyPair, newApiKey } from '@portal/server-kit';
-import { loadIdentityConfig } from './config';
-import { buildApp } from './app';
+import { API_KEY_ACCOUNT_PASSWORD, DEMO_PASSWORD, insertApiKeyRows, type TestDatabase } from '@portal/db';
+import { newApiKey } from '@portal/server-kit';
+import { startIdentityApp, type IdentityTestApp } from './testing/identityApp';
 
 /**
  * Issue 22 in identity: an API key's own account row (kind 'apiKey') never logs in nor gets a reset link;
@@ -16,25 +14,18 @@ import { buildApp } from './app';
 
 jest.setTimeout(60_000);
 
-const varDir = mkdtempSync(join(tmpdir(), 'identity-keys-test-'));
-const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'identity-keys-test');
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: FastifyInstance;
+let db: TestDatabase;
+let varDir: string;
+let identity: IdentityTestApp | undefined;
 let ip = 0;
 
 beforeAll(async () => {
-  ensureKeyPair(join(varDir, 'keys/jwt-private.pem'), join(varDir, 'keys/jwt-public.pem'));
-  db = await createTestDatabase({ seed: true });
-  const config = { ...loadIdentityConfig({ VAR_DIR: varDir, NODE_ENV: 'test' }), logLevel: 'silent' };
-  app = await buildApp(config, { ds: db.dataSource, redis });
-  await app.ready();
+  identity = await startIdentityApp('identity-keys-test');
+  ({ app, db, varDir } = identity);
 });
 
-afterAll(async () => {
-  await app?.close();
-  await db?.drop();
-  await redis.quit();
-});
+afterAll(() => identity?.close());
 
 const login = (email: string, password: string) =>
   app.inject({

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -9,40 +8,28 @@ import {
   AuditRecordEntity,
   PasswordResetTokenEntity,
   UserEntity,
-  createTestDatabase,
+  type TestDatabase,
 } from '@portal/db';
 import { rolesOf } from '@portal/domain';
-import { createRedis, ensureKeyPair } from '@portal/server-kit';
 import { signTestSession, trailingSlashProblems } from '@portal/server-kit/testing';
-import { loadIdentityConfig } from './config';
-import { buildApp } from './app';
+import { startIdentityApp, type IdentityTestApp } from './testing/identityApp';
 
 jest.setTimeout(60_000);
 
-const varDir = mkdtempSync(join(tmpdir(), 'identity-test-'));
-const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'identity-test');
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: FastifyInstance;
+let db: TestDatabase;
+let varDir: string;
+let identity: IdentityTestApp | undefined;
 // Each run gets its own e-mail domain so Redis counters from earlier runs never interfere.
 const run = randomUUID().slice(0, 8);
 const email = (who: string) => `${who}.${run}@example.co.za`;
 
 beforeAll(async () => {
-  ensureKeyPair(join(varDir, 'keys/jwt-private.pem'), join(varDir, 'keys/jwt-public.pem'));
-  db = await createTestDatabase({ seed: true });
-  const config = {
-    ...loadIdentityConfig({ VAR_DIR: varDir, NODE_ENV: 'test', AUTH_ATTEMPTS_PER_EMAIL: '5' }),
-    logLevel: 'silent',
-  };
-  app = await buildApp(config, { ds: db.dataSource, redis });
-  await app.ready();
+  identity = await startIdentityApp('identity-test', { AUTH_ATTEMPTS_PER_EMAIL: '5' });
+  ({ app, db, varDir } = identity);
 });
 
-afterAll(async () => {
-  await app?.close();
-  await db?.drop();
-  await redis.quit();
-});
+afterAll(() => identity?.close());
 
 const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
   res.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
