@@ -16,6 +16,7 @@ export * from './reportBuilderImages';
 export * from './avsEditor';
 export * from './identityRoutes';
 export * from './locatorRoutes';
+export * from './ogc';
 export * from './irisRoutes';
 export * from './reportBuilderRoutes';
 export * from './avsEditorRoutes';

@@ -1,5 +1,6 @@
 import { AVS_API, IMAGERY_API, TILES_API } from './geo';
 import { SURVEY_API } from './imagery';
+import { OGC_API } from './ogc';
 import { VALIDATION_API } from './validation';
 
 /**
@@ -15,6 +16,8 @@ export const LOCATOR_ROUTES = {
   geojson: AVS_API.geojson,
   satelliteTile: `${TILES_API.prefix}satellite/:z/:x/:y.jpg`,
   vectorTile: `${TILES_API.prefix}:layer/:z/:x/:y.mvt`,
+  /** A vector layer's TileJSON 3.0.0 document (issue 23). */
+  tileJson: `${TILES_API.prefix}:layer.json`,
   coverage: IMAGERY_API.coverage,
   imageUrl: IMAGERY_API.imageUrl,
   smallImageUrl: IMAGERY_API.smallImageUrl,
@@ -27,4 +30,11 @@ export const LOCATOR_ROUTES = {
   pictometryProxy: IMAGERY_API.pictometryProxy,
   validate: VALIDATION_API.validate,
   validateBatch: VALIDATION_API.batch,
+  /** OGC API – Features (issue 23). */
+  ogcLanding: OGC_API.landing,
+  ogcConformance: OGC_API.conformance,
+  ogcCollections: OGC_API.collections,
+  ogcCollection: OGC_API.collection(':collectionId'),
+  ogcItems: OGC_API.items(':collectionId'),
+  ogcItem: OGC_API.item(':collectionId', ':featureId'),
 } as const;

@@ -8,9 +8,12 @@ import {
 import type { LocatorConfig } from './config';
 import type { LocatorContext } from './context';
 import { createImageryProvider } from './imagery/provider';
+import { ExtentCache } from './ogc/extent';
 import { avsRoutes } from './routes/avs';
 import { imageryRoutes } from './routes/imagery';
+import { ogcRoutes } from './routes/ogc';
 import { surveyRoutes } from './routes/surveys';
+import { tileJsonRoutes } from './routes/tileJson';
 import { tileRoutes } from './routes/tiles';
 import { validateRoutes } from './routes/validate';
 
@@ -30,6 +33,7 @@ export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {
     redis: deps.redis,
     imageryStorage,
     imagery: createImageryProvider(config.imagery, deps.ds, imageryStorage),
+    extents: new ExtentCache(deps.ds),
   };
   await app.register(async (scope) => {
     await avsRoutes(typed(scope), ctx);
@@ -37,6 +41,9 @@ export async function buildApp(config: LocatorConfig, deps: LocatorDeps) {
     await imageryRoutes(typed(scope), ctx);
     await surveyRoutes(typed(scope), ctx);
     await validateRoutes(typed(scope), ctx);
+    // GIS tools (issue 23): TileJSON documents and OGC API – Features.
+    await tileJsonRoutes(typed(scope), ctx);
+    await ogcRoutes(typed(scope), ctx);
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import type { ServiceDeps, Storage } from '@portal/server-kit';
 import type { LocatorConfig } from './config';
 import type { ImageryProvider } from './imagery/provider';
+import type { ExtentCache } from './ogc/extent';
 
 /** What the routes need, built once in app.ts. */
 export interface LocatorContext extends ServiceDeps {
@@ -9,4 +10,6 @@ export interface LocatorContext extends ServiceDeps {
   imageryStorage: Storage;
   /** The configured imagery provider (built-in renderer or URL templates), shared by the imagery routes. */
   imagery: ImageryProvider;
+  /** The spatial tables' extents, read once (TileJSON bounds, OGC collection extents). */
+  extents: ExtentCache;
 }
