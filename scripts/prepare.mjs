@@ -308,6 +308,20 @@ async function ensureChromium(aptInstall) {
     throw new PrepareError(`${CHROMIUM} is still missing after installing chromium.`);
 }
 
+/**
+ * GDAL's command-line tools (Debian gdal-bin): the locator's GIS test (issue 23) reads the portal with
+ * ogrinfo, as QGIS would. Only the tests need it, so `npm start` does not install it.
+ */
+async function ensureGdal(aptInstall) {
+  if (commandExists('ogrinfo')) return say('GDAL: ogrinfo');
+  await aptInstall(
+    ['gdal-bin'],
+    "GDAL's ogrinfo is needed by the GIS test (services/locator/src/gis.test.ts)",
+  );
+  if (!commandExists('ogrinfo'))
+    throw new PrepareError('ogrinfo is still missing after installing gdal-bin.');
+}
+
 /** The session key pair, made by server-kit's ensureKeyPair (so it runs after the build). */
 function ensureJwtKeys() {
   const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
@@ -396,7 +410,7 @@ async function importRiskLayers() {
  * Everything `npm start` needs (Chromium included: the PDF worker renders with it); `testRemote` adds the
  * e2e test remote's build.
  */
-export async function prepare({ testRemote = false } = {}) {
+export async function prepare({ testRemote = false, gdal = testRemote } = {}) {
   const started = Date.now();
   const aptInstall = createApt();
   await ensureNpmDependencies();
@@ -404,6 +418,8 @@ export async function prepare({ testRemote = false } = {}) {
   await ensureRedis(aptInstall);
   // Chromium renders the PDFs (the iris worker) as well as running the browser tests: always needed.
   await ensureChromium(aptInstall);
+  // The tests' GIS client (issue 23); `npm test` prepares with testRemote.
+  if (gdal) await ensureGdal(aptInstall);
   await build({ testRemote });
   ensureJwtKeys();
   await runDatabaseCommand('migrate-and-seed');
