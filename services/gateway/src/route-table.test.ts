@@ -211,6 +211,8 @@ describe('proxyMountPaths', () => {
       '/admin/queues/*',
       '/api',
       '/api/*',
+      '/ogc',
+      '/ogc/*',
       '/realtime/*',
       '/reportbuilder/assets/uploads/*',
     ]);
