@@ -15,9 +15,11 @@ export const OGC_API = {
   item: (id: string, featureId: string) => `/ogc/collections/${id}/items/${featureId}`,
 } as const;
 
-/** The collections the portal publishes (the requests collection is left for later: see docs/gis.md). */
+/** The collections every signed-in caller (or key holding spatialkey) sees. */
 export const OGC_COLLECTIONS = ['parcels', 'addresses', 'buildings', 'surveys'] as const;
-export type OgcCollectionId = (typeof OGC_COLLECTIONS)[number];
+/** The collections only the operations team (admin, SAVi operator, SAVi QC) sees: to others they do not exist. */
+export const OGC_STAFF_COLLECTIONS = ['requests'] as const;
+export type OgcCollectionId = (typeof OGC_COLLECTIONS)[number] | (typeof OGC_STAFF_COLLECTIONS)[number];
 
 /** Items per page when `limit` is absent, and the most a page holds (a larger `limit` is clamped). */
 export const OGC_DEFAULT_LIMIT = 100;

@@ -51,9 +51,17 @@ let app: FastifyInstance;
 let publicUrl: string;
 let spatialKey: string;
 let avsOnlyKey: string;
+let staffKey: string;
 
 const session = () =>
   signTestSession(privateKeyFile, { sub: '00000000-0000-4000-8000-000000000002', email: 'user@portal.test' });
+
+const staffSession = () =>
+  signTestSession(privateKeyFile, {
+    sub: '00000000-0000-4000-8000-000000000003',
+    email: 'operator@portal.test',
+    roles: ['authenticated', 'saviOperator'],
+  });
 
 const get = (url: string, options: Partial<InjectOptions> = {}) =>
   app.inject({ method: 'GET', url, cookies: { [SESSION_COOKIE]: session() }, ...options });
@@ -68,7 +76,7 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function makeKey(services: string[]): Promise<string> {
+async function makeKey(services: string[], roles: string[] = []): Promise<string> {
   const made = newApiKey();
   const [group] = (await db.dataSource.query(`SELECT id FROM identity.groups WHERE code = 'KMI'`)) as {
     id: string;
@@ -80,6 +88,7 @@ async function makeKey(services: string[]): Promise<string> {
     secretHash: made.secretHash,
     services,
     scope: 'read',
+    roles,
   });
   return made.key;
 }
@@ -100,6 +109,22 @@ beforeAll(async () => {
   await app.listen({ port, host: '127.0.0.1' });
   spatialKey = await makeKey(['spatialkey']);
   avsOnlyKey = await makeKey(['avs']);
+  staffKey = await makeKey(['spatialkey'], ['saviOperator']);
+  // Three requests in Stellenbosch (one logged at 01:00 South African time, the day before in UTC) and one
+  // that could not be located.
+  const [user] = (await db.dataSource.query(`SELECT id FROM identity.users LIMIT 1`)) as { id: string }[];
+  for (const [created, lng, lat] of [
+    ['2025-03-01T10:00:00+02:00', 18.86, -33.93],
+    ['2025-03-04T01:00:00+02:00', 18.861, -33.931],
+    ['2025-03-05T08:00:00+02:00', 18.862, -33.932],
+    ['2025-03-05T09:00:00+02:00', null, null],
+  ] as const)
+    await db.dataSource.query(
+      `INSERT INTO requests.requests (request_type, user_id, user_name, user_email, lat, lng, point, created_at)
+       VALUES ('SAVI', $1, 'Test', 'user@portal.test', $2::float8, $3::float8,
+               CASE WHEN $2::float8 IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint($2, $3), 4326) END, $4)`,
+      [user.id, lng, lat, created],
+    );
 });
 
 afterAll(async () => {
@@ -313,6 +338,43 @@ describe('OGC API – Features', () => {
     expect(newest.features.every((f) => f.properties.captured_on === survey.day)).toBe(true);
     expect((await get(`${OGC_API.items('surveys')}?datetime=2020-13-40`)).statusCode).toBe(400);
     expect((await get(`${OGC_API.items('surveys')}?datetime=../..`)).statusCode).toBe(400);
+  });
+
+  it('shows the requests collection to the operations team only', async () => {
+    const staff = { cookies: { [SESSION_COOKIE]: staffSession() } };
+    const ids = (answer: { json: () => unknown }) =>
+      (answer.json() as OgcCollections).collections.map((collection) => collection.id);
+    expect(ids(await get(OGC_API.collections))).not.toContain('requests');
+    expect((await get(OGC_API.collection('requests'))).statusCode).toBe(404);
+    expect((await get(OGC_API.items('requests'))).statusCode).toBe(404);
+    expect(ids(await get(OGC_API.collections, staff))).toContain('requests');
+    const keyed = { cookies: {}, headers: { authorization: `Bearer ${staffKey}` } };
+    expect((await get(OGC_API.items('requests'), keyed)).statusCode).toBe(200);
+
+    const collection = (await get(OGC_API.collection('requests'), staff)).json<OgcCollection>();
+    expect(collection.extent.temporal?.interval).toEqual([['2025-03-01', null]]);
+    const all = (await get(OGC_API.items('requests'), staff)).json<OgcFeatureCollection>();
+    expect(all.numberReturned).toBe(4);
+    expect(all.features.filter((f) => f.geometry === null)).toHaveLength(1);
+    const inBox = (
+      await get(`${OGC_API.items('requests')}?bbox=18.855,-33.935,18.8615,-33.925`, staff)
+    ).json<OgcFeatureCollection>();
+    expect(inBox.numberReturned).toBe(2);
+    // 01:00 on the 4th in South Africa is the 3rd in UTC: the portal's days are South African.
+    const fourth = (
+      await get(`${OGC_API.items('requests')}?datetime=2025-03-04`, staff)
+    ).json<OgcFeatureCollection>();
+    expect(fourth.features.map((f) => f.properties.created_on)).toEqual(['2025-03-04']);
+    const third = await get(`${OGC_API.items('requests')}?datetime=2025-03-03`, staff);
+    expect(third.json<OgcFeatureCollection>().numberReturned).toBe(0);
+    const fromFourth = (
+      await get(`${OGC_API.items('requests')}?datetime=2025-03-04/..`, staff)
+    ).json<OgcFeatureCollection>();
+    expect(fromFourth.numberReturned).toBe(3);
+    const item = await get(OGC_API.item('requests', fourth.features[0].id), staff);
+    expect(item.json<OgcFeature>().properties).toMatchObject({ request_type: 'SAVI', status: 'New' });
+    expect((await get(OGC_API.item('requests', fourth.features[0].id))).statusCode).toBe(404);
+    expect((await get(OGC_API.item('requests', '12'), staff)).statusCode).toBe(404);
   });
 
   it('is behind the route gate: a session or a key holding spatialkey', async () => {

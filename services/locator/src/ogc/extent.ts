@@ -14,6 +14,7 @@ export const SPATIAL_TABLES = {
   addresses: { table: 'geo.addresses', column: 'point' },
   buildings: { table: 'geo.buildings', column: 'geom' },
   surveys: { table: 'geo.imagery_coverage', column: 'geom' },
+  requests: { table: 'requests.requests', column: 'point' },
 } as const;
 export type SpatialTable = keyof typeof SPATIAL_TABLES;
 

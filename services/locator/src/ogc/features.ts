@@ -19,6 +19,8 @@ export interface CollectionDefinition {
   from: string;
   /** The geometry column over `t`, for the box filter. */
   geom: string;
+  /** What a feature id looks like (anything else is a 404 without asking the database). */
+  idPattern: RegExp;
   /** The properties as a json_build_object over `t`. */
   properties: string;
   /** Dated collections: the SQL filter for a date range ($n parameters from `next`), and its geometry. */
@@ -32,6 +34,10 @@ export interface CollectionDefinition {
 }
 
 const day = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
+const BIGINT_ID = /^\d{1,18}$/;
+const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The portal's day (requests are dated by their creation instant, shown in South African time). */
+const saDay = (column: string) => `(${column} AT TIME ZONE 'Africa/Johannesburg')::date`;
 
 export const COLLECTIONS: Record<OgcCollectionId, CollectionDefinition> = {
   parcels: {
@@ -40,6 +46,7 @@ export const COLLECTIONS: Record<OgcCollectionId, CollectionDefinition> = {
     description: 'Cadastral parcels (erven and farm portions) with their number, portion, town and suburb.',
     from: 'geo.parcels t',
     geom: 't.geom',
+    idPattern: BIGINT_ID,
     properties: `json_build_object('parcel_number', t.parcel_number, 'portion', t.portion, 'sg_key', t.sg_key,
       'town', t.town, 'suburb', t.suburb)`,
   },
@@ -49,6 +56,7 @@ export const COLLECTIONS: Record<OgcCollectionId, CollectionDefinition> = {
     description: 'Street addresses as points, with the parcel each lies on.',
     from: 'geo.addresses t',
     geom: 't.point',
+    idPattern: BIGINT_ID,
     properties: `json_build_object('house_number', t.house_number, 'street_name', t.street_name, 'unit', t.unit,
       'estate', t.estate, 'suburb', t.suburb, 'town', t.town, 'postal_code', t.postal_code,
       'parcel_id', t.parcel_id::text, 'quality', t.quality, 'official', t.official)`,
@@ -61,6 +69,7 @@ export const COLLECTIONS: Record<OgcCollectionId, CollectionDefinition> = {
       'buildings standing then (at an instant, with the footprint of that day).',
     from: 'geo.buildings t',
     geom: 't.geom',
+    idPattern: BIGINT_ID,
     properties: `json_build_object('kind', t.kind, 'levels', t.levels, 'height_m', t.height_m, 'roof', t.roof,
       'parcel_id', t.parcel_id::text, 'built_on', ${day('t.built_on')}, 'demolished_on', ${day('t.demolished_on')},
       'extended_on', ${day('t.extended_on')})`,
@@ -91,6 +100,7 @@ export const COLLECTIONS: Record<OgcCollectionId, CollectionDefinition> = {
       'Aerial imagery surveys (flights and mosaics): what each covers, its kind, provider and capture date.',
     from: 'geo.imagery_coverage t',
     geom: 't.geom',
+    idPattern: BIGINT_ID,
     properties: `json_build_object('kind', t.kind, 'name', t.name, 'provider', t.provider,
       'captured_on', ${day('t.captured_on')})`,
     dated: {
@@ -102,6 +112,38 @@ export const COLLECTIONS: Record<OgcCollectionId, CollectionDefinition> = {
       },
       intervalSql: `SELECT ${day('min(captured_on)')} AS first, ${day('max(captured_on)')} AS last
         FROM geo.imagery_coverage`,
+    },
+  },
+  // Staff only (routes/ogc.ts): requests as points where they were located (none where they could not be).
+  requests: {
+    table: 'requests',
+    title: 'Requests',
+    description:
+      'SAVi, AVS and IRiS requests where they were located, with their reference, type, status and dates ' +
+      '(operations team only). datetime selects by the day a request was logged.',
+    from: 'requests.requests t',
+    geom: 't.point',
+    idPattern: UUID_ID,
+    properties: `json_build_object('grip_reference', t.grip_reference, 'request_type', t.request_type,
+      'request_sub_type', t.request_sub_type, 'status', t.status, 'address', t.address,
+      'group_code', t.group_code, 'priority', t.priority,
+      'created_on', ${day(saDay('t.created_at'))}, 'finalised_on', ${day(saDay('t.date_finalised'))})`,
+    dated: {
+      // Whole South African days, as an interval of instants (the created_at index serves it).
+      filter(range, next) {
+        return [
+          ...(range.start === null
+            ? []
+            : [`t.created_at >= (${next(range.start)}::date::timestamp AT TIME ZONE 'Africa/Johannesburg')`]),
+          ...(range.end === null
+            ? []
+            : [
+                `t.created_at < ((${next(range.end)}::date + 1)::timestamp AT TIME ZONE 'Africa/Johannesburg')`,
+              ]),
+        ].join(' AND ');
+      },
+      // Open-ended: requests keep coming, and the interval is read once per process.
+      intervalSql: `SELECT ${day(saDay('min(created_at)'))} AS first, NULL AS last FROM requests.requests`,
     },
   },
 };

@@ -82,7 +82,7 @@ export function parseDatetime(text: string): DateRange {
 export function parseItemsQuery(query: OgcItemsQuery, dated: boolean): ItemsRequest {
   checkFormat(query.f);
   if (query.datetime !== undefined && !dated)
-    throw badRequest('This collection has no dates: datetime is for buildings and surveys.');
+    throw badRequest('This collection has no dates: datetime is for buildings, surveys and requests.');
   return {
     bbox: query.bbox === undefined ? null : parseBbox(query.bbox),
     limit:

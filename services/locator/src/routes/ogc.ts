@@ -5,6 +5,7 @@ import {
   OGC_API,
   OGC_COLLECTIONS,
   OGC_CONFORMANCE,
+  OGC_STAFF_COLLECTIONS,
   OgcCollection,
   OgcCollectionParams,
   OgcCollections,
@@ -18,8 +19,8 @@ import {
   type OgcCollectionId,
   type OgcLink,
 } from '@portal/contracts';
-import { notFound, type TypedFastify } from '@portal/server-kit';
-import type { FastifyReply } from 'fastify';
+import { notFound, STAFF_ROLES, type TypedFastify } from '@portal/server-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LocatorContext } from '../context';
 import { COLLECTIONS, readInterval, readItem, readItems, type FeatureRow } from '../ogc/features';
 import { checkFormat, parseItemsQuery, type ItemsRequest } from '../ogc/params';
@@ -31,13 +32,28 @@ const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.0';
 const OPENAPI_PATH = '/api/openapi.json';
 const TAGS = ['Maps and imagery'];
 
-const isCollection = (id: string): id is OgcCollectionId =>
-  (OGC_COLLECTIONS as readonly string[]).includes(id);
+/**
+ * The collections the caller sees: the staff collections (requests) only for the operations team, by the
+ * roles the route gate read (a session's, or those given to an API key).
+ */
+function collectionsOf(request: FastifyRequest): readonly OgcCollectionId[] {
+  const staff = request.user?.roles.some((role) => STAFF_ROLES.includes(role)) ?? false;
+  return staff ? [...OGC_COLLECTIONS, ...OGC_STAFF_COLLECTIONS] : OGC_COLLECTIONS;
+}
+
+/** The collection a path names, when the caller may see it; a 404 naming the ones they may see otherwise. */
+function knownCollection(request: FastifyRequest, id: string): OgcCollectionId {
+  const visible = collectionsOf(request);
+  const found = visible.find((candidate) => candidate === id);
+  if (!found) throw notFound(`There is no collection '${id}'. Collections: ${visible.join(', ')}.`);
+  return found;
+}
 
 /**
  * OGC API – Features Part 1 (Core, GeoJSON) at /ogc (issue 23): the landing page, conformance, the
- * collections (parcels, addresses, buildings, imagery surveys) and their items, paged with limit and offset
- * and next/prev links, filtered by bbox and, for buildings and surveys, datetime. Behind the route table's
+ * collections (parcels, addresses, buildings, imagery surveys; requests for the operations team only) and
+ * their items, paged with limit and offset and next/prev links, filtered by bbox and, for the dated ones
+ * (buildings, surveys, requests), datetime. Behind the route table's
  * gate like the tiles (a session, or an API key holding spatialkey). Links are absolute, from PUBLIC_URL.
  */
 export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
@@ -157,7 +173,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
       json(reply);
       return {
         links: [link(OGC_API.collections, 'self', JSON_TYPE, 'Collections')],
-        collections: await Promise.all(OGC_COLLECTIONS.map(collectionDocument)),
+        collections: await Promise.all(collectionsOf(request).map(collectionDocument)),
       };
     },
   );
@@ -177,7 +193,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
     },
     async (request, reply) => {
       checkFormat(request.query.f);
-      const id = knownCollection(request.params.collectionId);
+      const id = knownCollection(request, request.params.collectionId);
       json(reply);
       return collectionDocument(id);
     },
@@ -198,7 +214,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
       },
     },
     async (request, reply) => {
-      const id = knownCollection(request.params.collectionId);
+      const id = knownCollection(request, request.params.collectionId);
       const items = parseItemsQuery(request.query, COLLECTIONS[id].dated !== undefined);
       const { rows, more } = await readItems(ctx.ds, COLLECTIONS[id], items);
       const page = (offset: number) => `${OGC_API.items(id)}?${pageQuery(items, offset)}`;
@@ -237,9 +253,9 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
     },
     async (request, reply) => {
       checkFormat(request.query.f);
-      const id = knownCollection(request.params.collectionId);
+      const id = knownCollection(request, request.params.collectionId);
       const { featureId } = request.params;
-      const row = /^\d{1,18}$/.test(featureId)
+      const row = COLLECTIONS[id].idPattern.test(featureId)
         ? await readItem(ctx.ds, COLLECTIONS[id], featureId)
         : undefined;
       if (!row) throw notFound(`There is no feature '${featureId}' in ${id}.`);
@@ -253,12 +269,6 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
       };
     },
   );
-}
-
-function knownCollection(id: string): OgcCollectionId {
-  if (!isCollection(id))
-    throw notFound(`There is no collection '${id}'. Collections: ${OGC_COLLECTIONS.join(', ')}.`);
-  return id;
 }
 
 /** The query of a page: the same filters, the limit in force, the page's offset. */
