@@ -284,9 +284,12 @@ describe('OGC API – Features', () => {
     expect(clamped.numberReturned).toBeLessThanOrEqual(OGC_MAX_LIMIT);
     const next = clamped.links.find((l) => l.rel === 'next');
     if (next) expect(next.href).toContain(`limit=${OGC_MAX_LIMIT}`);
-    for (const bad of ['bbox=1,2,3', 'bbox=a,b,c,d', 'bbox=19,-33,18,-34', 'limit=0', 'offset=-1'])
+    const bads = ['bbox=1,2,3', 'bbox=a,b,c,d', 'bbox=19,-33,18,-34', 'limit=0', 'offset=-1', 'bbx=1,2,3,4'];
+    for (const bad of [...bads, 'bbox-crs=http://www.opengis.net/def/crs/EPSG/0/3857'])
       expect((await get(`${OGC_API.items('parcels')}?${bad}`)).statusCode).toBe(400);
     expect((await get(`${OGC_API.items('parcels')}?datetime=2020-01-01`)).statusCode).toBe(400);
+    const crs84 = encodeURIComponent('http://www.opengis.net/def/crs/OGC/1.3/CRS84');
+    expect((await get(`${OGC_API.items('parcels')}?limit=1&bbox-crs=${crs84}&f=json`)).statusCode).toBe(200);
 
     const [first] = (await get(`${OGC_API.items('addresses')}?limit=1`)).json<OgcFeatureCollection>()
       .features;

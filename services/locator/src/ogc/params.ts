@@ -1,4 +1,4 @@
-import { OGC_DEFAULT_LIMIT, OGC_MAX_LIMIT, type OgcItemsQuery } from '@portal/contracts';
+import { CRS84, OGC_DEFAULT_LIMIT, OGC_MAX_LIMIT, type OgcItemsQuery } from '@portal/contracts';
 import { badRequest } from '@portal/server-kit';
 import type { Bbox } from './extent';
 
@@ -73,6 +73,24 @@ export function parseDatetime(text: string): DateRange {
   if (range.start !== null && range.end !== null && range.start > range.end)
     throw badRequest(`datetime '${text}': the interval ends before it starts.`);
   return range;
+}
+
+/** The items query's parameters; the CRS ones of Part 2 only with the one CRS served (CRS84). */
+const ITEMS_PARAMETERS = ['f', 'bbox', 'limit', 'offset', 'datetime'];
+const CRS_PARAMETERS = ['bbox-crs', 'crs'];
+
+/**
+ * OGC API – Features Core answers an unknown query parameter with a 400 (a misspelt `bbx` must not
+ * silently return everything). Read from the raw URL: the schema validation drops unknown keys.
+ */
+export function checkItemsParameters(url: string): void {
+  const query = new URLSearchParams(url.split('?')[1] ?? '');
+  const problems = [...query.entries()].flatMap(([name, value]) => {
+    if (ITEMS_PARAMETERS.includes(name)) return [];
+    if (CRS_PARAMETERS.includes(name)) return value === CRS84 ? [] : [`${name}: only ${CRS84} is served`];
+    return [`unknown parameter '${name}' (known: ${ITEMS_PARAMETERS.join(', ')})`];
+  });
+  if (problems.length > 0) throw badRequest(`Bad items query: ${problems.join('; ')}.`, problems);
 }
 
 /**

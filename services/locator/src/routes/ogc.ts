@@ -23,7 +23,7 @@ import { notFound, STAFF_ROLES, type TypedFastify } from '@portal/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LocatorContext } from '../context';
 import { COLLECTIONS, readInterval, readItem, readItems, type FeatureRow } from '../ogc/features';
-import { checkFormat, parseItemsQuery, type ItemsRequest } from '../ogc/params';
+import { checkFormat, checkItemsParameters, parseItemsQuery, type ItemsRequest } from '../ogc/params';
 
 const JSON_TYPE = 'application/json';
 const GEOJSON_TYPE = 'application/geo+json';
@@ -215,6 +215,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
     },
     async (request, reply) => {
       const id = knownCollection(request, request.params.collectionId);
+      checkItemsParameters(request.url);
       const items = parseItemsQuery(request.query, COLLECTIONS[id].dated !== undefined);
       const { rows, more } = await readItems(ctx.ds, COLLECTIONS[id], items);
       const page = (offset: number) => `${OGC_API.items(id)}?${pageQuery(items, offset)}`;
