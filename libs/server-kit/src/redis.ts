@@ -40,6 +40,10 @@ export const bullConnection = (redisUrl: string): ConnectionOptions => {
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
     ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
     maxRetriesPerRequest: null,
+    // BullMQ's own pause grows as e^attempt up to 20 s: after Redis was away ten seconds, queues and workers
+    // stayed disconnected (adds refused, no jobs taken) up to 20 s more after it was back. The portal's pause
+    // (at most half a second) brings them back with the other clients.
+    retryStrategy: redisRetryDelay,
   };
 };
 
