@@ -22,7 +22,13 @@
 // postal code, with an Afrikaans street type, a unit in an estate...), only where what is typed names
 // one address (the number and street are unique in the town, suburb or postal code the query gives).
 //
+// Side by side (issue 23): the plain approach (bench/geo-search-baseline.mjs: a full_address column with
+// a pg_trgm GIN index, `%` and ORDER BY similarity LIMIT 5) on the same queries and prefixes right after
+// the locator's, latency and relevance, and the ratio baseline ÷ portal (sideBySide); --explain prints
+// the plans of its slowest search and autocomplete, --skip-baseline leaves it out.
+//
 // Usage: node bench/geo-search.mjs [--scale 1000000] [--rounds 3] [--url postgres://...] [--build-queries]
+//        [--explain] [--skip-baseline]
 // Needs PostgreSQL with PostGIS, Redis and the session keys (var/keys), as `npm start` leaves them.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +38,12 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
+import {
+  ensureTrigramBaseline,
+  explainBaseline,
+  measureTrigramBaseline,
+  ratio,
+} from './geo-search-baseline.mjs';
 import { percentile, round } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
@@ -291,7 +303,14 @@ async function reversePoints(client, count) {
 
 // ---------------------------------------------------------------------------------------------------
 
-export async function measureGeoSearch({ scale = 1_000_000, rounds = 3, url, build = true } = {}) {
+export async function measureGeoSearch({
+  scale = 1_000_000,
+  rounds = 3,
+  url,
+  build = true,
+  withBaseline = true,
+  explain = false,
+} = {}) {
   if (!existsSync(RELEVANCE_QUERIES_FILE)) {
     throw new Error(`${RELEVANCE_QUERIES_FILE} is missing: build it with --build-queries`);
   }
@@ -346,10 +365,24 @@ export async function measureGeoSearch({ scale = 1_000_000, rounds = 3, url, bui
     }
 
     const autocompleteTimes = [];
-    for (const q of queries.filter((_, i) => i % 4 === 0)) {
-      for (const typed of typedPrefixes(q.query)) {
-        const { ms } = await call('/api/avs/search', { query: typed, searchOptions: { address: true } });
-        autocompleteTimes.push(ms);
+    const prefixes = queries.filter((_, i) => i % 4 === 0).flatMap((q) => typedPrefixes(q.query));
+    for (const typed of prefixes) {
+      const { ms } = await call('/api/avs/search', { query: typed, searchOptions: { address: true } });
+      autocompleteTimes.push(ms);
+    }
+
+    // The plain approach on the same data and queries, right after (issue 23, side by side).
+    let baseline = null;
+    if (withBaseline) {
+      await ensureTrigramBaseline(client, (line) => console.log(`[geo-search] ${line}`));
+      baseline = await measureTrigramBaseline(client, { queries, idOf, prefixes, rounds });
+      if (explain) {
+        baseline.plans = {
+          search: await explainBaseline(client, baseline.slowest.search),
+          autocomplete: await explainBaseline(client, baseline.slowest.autocomplete),
+        };
+        for (const [kind, plan] of Object.entries(baseline.plans))
+          console.log(`[geo-search] baseline ${kind}, slowest case: EXPLAIN (ANALYZE, BUFFERS)\n${plan}`);
       }
     }
 
@@ -401,7 +434,20 @@ export async function measureGeoSearch({ scale = 1_000_000, rounds = 3, url, bui
     const reverse = summary(reverseTimes);
     const firstPercent = share(relevance, (r) => r.position === 1);
     const topFivePercent = share(relevance, (r) => r.position >= 1 && r.position <= 5);
+    const autocomplete = summary(autocompleteTimes);
     return {
+      sideBySide: baseline && {
+        baseline,
+        table: [
+          ['geocode p50 ms', search.p50Ms, baseline.search.p50Ms],
+          ['geocode p95 ms', search.p95Ms, baseline.search.p95Ms],
+          ['autocomplete p50 ms', autocomplete.p50Ms, baseline.autocomplete.p50Ms],
+          ['autocomplete p95 ms', autocomplete.p95Ms, baseline.autocomplete.p95Ms],
+          ['relevance: expected first %', firstPercent, baseline.relevance.firstPercent],
+          ['relevance: expected in top five %', topFivePercent, baseline.relevance.topFivePercent],
+        ].map(([what, portal, plain]) => ({ what, portal, baseline: plain, ratio: ratio(plain, portal) })),
+        ratioIs: 'baseline ÷ portal',
+      },
       dataset: { addresses, streets },
       search: {
         ...search,
@@ -409,7 +455,7 @@ export async function measureGeoSearch({ scale = 1_000_000, rounds = 3, url, bui
         pass: search.p95Ms <= TARGETS.searchP95Ms,
       },
       autocomplete: {
-        ...summary(autocompleteTimes),
+        ...autocomplete,
         target: `p95 ≤ ${TARGETS.searchP95Ms} ms`,
         pass: percentile(autocompleteTimes, 95) <= TARGETS.searchP95Ms,
       },
@@ -472,7 +518,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       await client.end();
     }
   } else {
-    const result = await measureGeoSearch({ scale, url, rounds: Number(arg('rounds', '3')) });
+    const result = await measureGeoSearch({
+      scale,
+      url,
+      rounds: Number(arg('rounds', '3')),
+      withBaseline: !process.argv.includes('--skip-baseline'),
+      explain: process.argv.includes('--explain'),
+    });
     console.log(JSON.stringify(writeGeoSearchResults(result), null, 2));
+    if (result.sideBySide) console.table(result.sideBySide.table);
   }
 }

@@ -7,7 +7,10 @@
 // The locator has no tile cache: every request runs ST_AsMVT. The first pass (each tile once, cold
 // database pages) is reported apart from the measured passes.
 // Also, for information: roads at z13 and addresses at z16 over the same areas.
-// Usage: node bench/geo-tiles.mjs [--scale 1000000] [--tiles 300] [--samples 5]
+// Side by side (issue 23): the same tiles from one straight ST_AsMVT query (STRAIGHT_MVT_SQL) run on one
+// connection, p50/p95 and bytes, and the ratio baseline ÷ portal; --explain prints the plan of the
+// baseline's slowest tile, --skip-baseline leaves it out.
+// Usage: node bench/geo-tiles.mjs [--scale 1000000] [--tiles 300] [--samples 5] [--explain] [--skip-baseline]
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +18,7 @@ import pg from 'pg';
 import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
-import { option } from './lib/cli.mjs';
+import { flag, option } from './lib/cli.mjs';
 
 export const TARGET_P95_MS = 40;
 export const TILE_ZOOM = 14;
@@ -40,6 +43,11 @@ async function pickTiles(ds, count) {
   for (let i = 0; i < count - 10; i++) picked.push(rows[10 + Math.floor(i * stride)]);
   return { all: rows.length, picked };
 }
+
+/** The plain approach (issue 23): one straight ST_AsMVT over geo.parcels, its index read through the tile's box in 4326. */
+export const STRAIGHT_MVT_SQL = `SELECT ST_AsMVT(q, 'parcels') AS tile FROM (
+    SELECT id, parcel_number, portion, ST_AsMVTGeom(ST_Transform(geom, 3857), ST_TileEnvelope($1, $2, $3)) AS geom
+    FROM geo.parcels WHERE geom && ST_Transform(ST_TileEnvelope($1, $2, $3), 4326)) q`;
 
 async function timed(url, cookie) {
   const started = performance.now();
@@ -68,7 +76,13 @@ const summary = (times) => ({
   maxMs: round(Math.max(...times)),
 });
 
-export async function measureGeoTiles({ scale = 1_000_000, tiles: tileCount = 300, samples = 5 } = {}) {
+export async function measureGeoTiles({
+  scale = 1_000_000,
+  tiles: tileCount = 300,
+  samples = 5,
+  withBaseline = true,
+  explain = false,
+} = {}) {
   const databaseUrl = await ensureGeoBenchDatabase({ scale });
   await buildProject('@portal/locator');
   const locator = await startService('locator', 'loadLocatorConfig', databaseUrl);
@@ -114,6 +128,49 @@ export async function measureGeoTiles({ scale = 1_000_000, tiles: tileCount = 30
       .sort((a, b) => b.p50Ms - a.p50Ms)
       .slice(0, 5);
 
+    // Side by side (issue 23): one straight ST_AsMVT query over the same table, on the same tiles in the
+    // same orders, run on one connection from this process (no HTTP: that favours the baseline).
+    let baseline = null;
+    if (withBaseline) {
+      const straight = async (tile) => {
+        const started = performance.now();
+        const { rows } = await ds.query(STRAIGHT_MVT_SQL, [TILE_ZOOM, tile.x, tile.y]);
+        return { ms: performance.now() - started, bytes: rows[0].tile?.length ?? 0 };
+      };
+      const baseBytes = [];
+      for (const tile of picked) baseBytes.push((await straight(tile)).bytes);
+      const baseTimes = [];
+      const basePerTile = new Map(picked.map((tile) => [`${tile.x}/${tile.y}`, []]));
+      for (let sample = 0; sample < samples; sample++) {
+        for (const tile of shuffled(picked, sample + 1)) {
+          const { ms } = await straight(tile);
+          baseTimes.push(ms);
+          basePerTile.get(`${tile.x}/${tile.y}`).push(ms);
+        }
+      }
+      const slowestTile = picked
+        .map((tile) => ({ tile, p50: percentile(basePerTile.get(`${tile.x}/${tile.y}`), 50) }))
+        .sort((a, b) => b.p50 - a.p50)[0].tile;
+      baseline = {
+        approach:
+          "SELECT ST_AsMVT(q, 'parcels') FROM (SELECT id, parcel_number, portion, ST_AsMVTGeom(ST_Transform(geom, 3857), ST_TileEnvelope(z, x, y)) ...) q, straight on one connection",
+        parcelsZ14: summary(baseTimes),
+        tileBytes: { median: percentile(baseBytes, 50), max: Math.max(...baseBytes) },
+        slowestTile: `${TILE_ZOOM}/${slowestTile.x}/${slowestTile.y}`,
+      };
+      if (explain) {
+        const { rows: plan } = await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${STRAIGHT_MVT_SQL}`, [
+          TILE_ZOOM,
+          slowestTile.x,
+          slowestTile.y,
+        ]);
+        baseline.plan = plan.map((row) => row['QUERY PLAN']).join('\n');
+        console.log(
+          `[geo-tiles] baseline, slowest tile ${baseline.slowestTile}: EXPLAIN (ANALYZE, BUFFERS)\n${baseline.plan}`,
+        );
+      }
+    }
+
     // For information: the street map's other heavy layers over the same areas.
     const other = {};
     for (const [layer, z] of [
@@ -133,7 +190,19 @@ export async function measureGeoTiles({ scale = 1_000_000, tiles: tileCount = 30
     }
 
     const overall = summary(measured);
+    const tileBytes = { median: percentile(bytes, 50), max: Math.max(...bytes) };
+    const ratio = (plain, portal) => round(plain / portal, 2);
     return {
+      sideBySide: baseline && {
+        baseline,
+        table: [
+          ['z14 parcels p50 ms', overall.p50Ms, baseline.parcelsZ14.p50Ms],
+          ['z14 parcels p95 ms', overall.p95Ms, baseline.parcelsZ14.p95Ms],
+          ['tile bytes, median', tileBytes.median, baseline.tileBytes.median],
+          ['tile bytes, max', tileBytes.max, baseline.tileBytes.max],
+        ].map(([what, portal, plain]) => ({ what, portal, baseline: plain, ratio: ratio(plain, portal) })),
+        ratioIs: 'baseline ÷ portal',
+      },
       dataset: { scale, addresses, parcels, z14TilesWithParcels: all },
       tiles: picked.length,
       samplesPerTile: samples,
@@ -144,7 +213,7 @@ export async function measureGeoTiles({ scale = 1_000_000, tiles: tileCount = 30
         ),
         max: picked[0].parcels,
       },
-      tileBytes: { median: percentile(bytes, 50), max: Math.max(...bytes) },
+      tileBytes,
       firstPass: summary(firstPass),
       parcelsZ14: overall,
       slowestTiles: slowest,
@@ -169,6 +238,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     scale: Number(option('scale', '1000000')),
     tiles: Number(option('tiles', '300')),
     samples: Number(option('samples', '5')),
+    withBaseline: !flag('skip-baseline'),
+    explain: flag('explain'),
   });
   console.log(JSON.stringify(writeGeoTilesResults(result), null, 2));
+  if (result.sideBySide) console.table(result.sideBySide.table);
 }

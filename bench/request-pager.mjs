@@ -8,8 +8,12 @@
 // The database `portal_bench_requests` is made once (migrated, seeded, 1 000 000 generated requests) and
 // reused. The services run in their own processes as `npm start` runs them (config/services.json),
 // timed one request at a time over a kept-alive connection, to the answer's last byte.
+// Side by side (issue 23): each combination is also read the plain way right after it — count(*) and
+// OFFSET/LIMIT on the same filters and sort, straight on the database (bench/request-pager-baseline.mjs),
+// --baseline-samples times after one warm-up (5: a deep OFFSET takes seconds) — p50/p95 and the ratio of
+// the p95s (baseline ÷ portal); --explain prints the plan of the baseline's slowest case.
 // Usage: node bench/request-pager.mjs [--samples 20] [--requests 1000000] [--export-rows 100000]
-//        [--skip-export] [--force]
+//        [--skip-export] [--force] [--skip-baseline] [--baseline-samples 5] [--explain]
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -27,6 +31,7 @@ import { ROOT, sleep } from '../scripts/lib/system.mjs';
 import { benchSessionCookie, buildProject } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
 import { option, flag, benchLog } from './lib/cli.mjs';
+import { explainBaselineCombination, measureBaselineCombination } from './request-pager-baseline.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -162,7 +167,14 @@ function pagerUrl(base, { filters, sort, page, limit }) {
   return `${base}/api/v1.0/request/pager/?${query}`;
 }
 
-export async function measureRequestPager({ samples = 20, count = 1_000_000, force = false } = {}) {
+export async function measureRequestPager({
+  samples = 20,
+  count = 1_000_000,
+  force = false,
+  withBaseline = true,
+  baselineSamples = 5,
+  explain = false,
+} = {}) {
   const url = await ensureRequestsBenchDatabase({ count, force });
   await buildProject('@portal/requests');
   const db = require(join(ROOT, 'libs/db/dist/index.js'));
@@ -186,6 +198,13 @@ export async function measureRequestPager({ samples = 20, count = 1_000_000, for
   });
   const service = startProcess(spec, { logFile: join(ROOT, 'var', 'bench', 'request-pager.log') });
   const combinations = [];
+  let pg = null;
+  if (withBaseline) {
+    const { Client } = require('pg');
+    pg = new Client({ connectionString: url });
+    await pg.connect();
+  }
+  let sideBySide = null;
   try {
     await waitUntilReady(service);
     const base = `http://127.0.0.1:${spec.port}`;
@@ -219,15 +238,78 @@ export async function measureRequestPager({ samples = 20, count = 1_000_000, for
               p50: round(percentile(times, 50)),
               p95: round(percentile(times, 95)),
             };
+            // The plain approach for the same combination, right after it (issue 23, side by side).
+            if (pg) {
+              const combination = { filters: filter.filters, sort, limit, page };
+              const plain = await measureBaselineCombination(pg, combination, baselineSamples);
+              if (plain.total !== total)
+                throw new Error(`baseline counted ${plain.total}, the pager ${total} (${row.filter})`);
+              row.baseline = { p50: plain.p50, p95: plain.p95 };
+              row.ratioP95 = round(plain.p95 / row.p95, 2);
+              row.combination = combination;
+            }
             combinations.push(row);
-            log(`${row.filter} | ${row.sort} | ${limit} | ${where}: p50 ${row.p50} ms, p95 ${row.p95} ms`);
+            log(
+              `${row.filter} | ${row.sort} | ${limit} | ${where}: p50 ${row.p50} ms, p95 ${row.p95} ms` +
+                (row.baseline
+                  ? `; OFFSET/LIMIT + count(*) p50 ${row.baseline.p50} ms, p95 ${row.baseline.p95} ms (× ${row.ratioP95})`
+                  : ''),
+            );
           }
         }
       }
     }
+    if (pg) {
+      const withPlain = combinations.filter((c) => c.baseline);
+      const ratios = withPlain.map((c) => c.ratioP95);
+      const slowest = withPlain.reduce((a, b) => (b.baseline.p95 > a.baseline.p95 ? b : a));
+      sideBySide = {
+        approach:
+          'SELECT count(*) … WHERE <filters>; SELECT <row columns> … WHERE <filters> ORDER BY <sort>, id LIMIT n OFFSET m, straight on one connection',
+        baselineSamples,
+        portalP95Worst: Math.max(...withPlain.map((c) => c.p95)),
+        portalP95Median: round(
+          percentile(
+            withPlain.map((c) => c.p95),
+            50,
+          ),
+        ),
+        baselineP95Worst: slowest.baseline.p95,
+        baselineP95Median: round(
+          percentile(
+            withPlain.map((c) => c.baseline.p95),
+            50,
+          ),
+        ),
+        ratioP95: {
+          min: Math.min(...ratios),
+          median: round(percentile(ratios, 50)),
+          max: Math.max(...ratios),
+        },
+        baselineOverTarget: withPlain.filter((c) => c.baseline.p95 > PAGER_TARGET_P95_MS).length,
+        ratioIs: 'baseline ÷ portal',
+        slowestBaseline: {
+          filter: slowest.filter,
+          sort: slowest.sort,
+          limit: slowest.limit,
+          page: slowest.page,
+          p95: slowest.baseline.p95,
+          portalP95: slowest.p95,
+        },
+      };
+      if (explain) {
+        sideBySide.slowestBaseline.plan = await explainBaselineCombination(pg, slowest.combination);
+        log(
+          `baseline's slowest case (${slowest.filter} | ${slowest.sort} | ${slowest.limit} | ${slowest.page}): EXPLAIN (ANALYZE, BUFFERS)\n` +
+            `${sideBySide.slowestBaseline.plan.count}\n${sideBySide.slowestBaseline.plan.page}`,
+        );
+      }
+    }
   } finally {
+    await pg?.end();
     await stopProcesses([service]);
   }
+  for (const row of combinations) delete row.combination;
   const all = combinations.map((c) => c.p95);
   return {
     requests: count,
@@ -237,6 +319,7 @@ export async function measureRequestPager({ samples = 20, count = 1_000_000, for
     p95Median: round(percentile(all, 50)),
     overTarget: combinations.filter((c) => c.p95 > PAGER_TARGET_P95_MS),
     target: `p95 ≤ ${PAGER_TARGET_P95_MS} ms each`,
+    sideBySide,
     rows: combinations,
   };
 }
@@ -329,6 +412,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     samples: Number(option('samples', 20)),
     count: Number(option('requests', 1_000_000)),
     force: flag('force'),
+    withBaseline: !flag('skip-baseline'),
+    baselineSamples: Number(option('baseline-samples', 5)),
+    explain: flag('explain'),
   });
   if (!flag('skip-export'))
     result.xlsxExport = await measureXlsxExport({ rows: Number(option('export-rows', 100_000)) });
