@@ -16,7 +16,8 @@ test('/remotes.json lists the remotes, without their folders, uncached', async (
         name: 'servicesAdmin',
         entry: '/remotes/servicesAdmin/mf-manifest.json',
         routes: ['/services/admin'],
-        roles: ['admin', 'ratesEditor'],
+        // A group's admin opens their group's API keys, webhooks and usage (issue 22).
+        roles: ['admin', 'ratesEditor', 'groupAdmin'],
       },
       {
         name: 'locator',
