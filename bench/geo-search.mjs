@@ -28,7 +28,7 @@
 // the plans of its slowest search and autocomplete, --skip-baseline leaves it out.
 //
 // Usage: node bench/geo-search.mjs [--scale 1000000] [--rounds 3] [--url postgres://...] [--build-queries]
-//        [--explain] [--skip-baseline]
+//        [--explain] [--skip-baseline] [--baseline-rounds 1]
 // Needs PostgreSQL with PostGIS, Redis and the session keys (var/keys), as `npm start` leaves them.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -309,6 +309,8 @@ export async function measureGeoSearch({
   url,
   build = true,
   withBaseline = true,
+  // The baseline's statements take up to seconds each: one round of the relevance queries by default.
+  baselineRounds = 1,
   explain = false,
 } = {}) {
   if (!existsSync(RELEVANCE_QUERIES_FILE)) {
@@ -375,7 +377,12 @@ export async function measureGeoSearch({
     let baseline = null;
     if (withBaseline) {
       await ensureTrigramBaseline(client, (line) => console.log(`[geo-search] ${line}`));
-      baseline = await measureTrigramBaseline(client, { queries, idOf, prefixes, rounds });
+      baseline = await measureTrigramBaseline(client, {
+        queries,
+        idOf,
+        prefixes,
+        rounds: baselineRounds,
+      });
       if (explain) {
         baseline.plans = {
           search: await explainBaseline(client, baseline.slowest.search),
@@ -523,6 +530,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       url,
       rounds: Number(arg('rounds', '3')),
       withBaseline: !process.argv.includes('--skip-baseline'),
+      baselineRounds: Number(arg('baseline-rounds', '1')),
       explain: process.argv.includes('--explain'),
     });
     console.log(JSON.stringify(writeGeoSearchResults(result), null, 2));

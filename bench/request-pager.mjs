@@ -10,10 +10,10 @@
 // timed one request at a time over a kept-alive connection, to the answer's last byte.
 // Side by side (issue 23): each combination is also read the plain way right after it — count(*) and
 // OFFSET/LIMIT on the same filters and sort, straight on the database (bench/request-pager-baseline.mjs),
-// --baseline-samples times after one warm-up (5: a deep OFFSET takes seconds) — p50/p95 and the ratio of
+// --baseline-samples times after one warm-up (3: a deep OFFSET takes seconds, and then has no warm-up) — p50/p95 and the ratio of
 // the p95s (baseline ÷ portal); --explain prints the plan of the baseline's slowest case.
 // Usage: node bench/request-pager.mjs [--samples 20] [--requests 1000000] [--export-rows 100000]
-//        [--skip-export] [--force] [--skip-baseline] [--baseline-samples 5] [--explain]
+//        [--skip-export] [--force] [--skip-baseline] [--baseline-samples 3] [--explain]
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -172,7 +172,7 @@ export async function measureRequestPager({
   count = 1_000_000,
   force = false,
   withBaseline = true,
-  baselineSamples = 5,
+  baselineSamples = 3,
   explain = false,
 } = {}) {
   const url = await ensureRequestsBenchDatabase({ count, force });
@@ -413,7 +413,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     count: Number(option('requests', 1_000_000)),
     force: flag('force'),
     withBaseline: !flag('skip-baseline'),
-    baselineSamples: Number(option('baseline-samples', 5)),
+    baselineSamples: Number(option('baseline-samples', 3)),
     explain: flag('explain'),
   });
   if (!flag('skip-export'))
