@@ -9,6 +9,7 @@ export * from './imagery';
 export * from './measurements';
 export * from './validation';
 export * from './requests';
+export * from './references';
 export * from './requestAdmin';
 export * from './iris';
 export * from './reportBuilder';

@@ -22,3 +22,4 @@ export * from './openapi';
 export * from './mailer';
 export * from './webhook-target';
 export * from './metering';
+export { recordRequestUsage, recordUsageNow, type UsageUnit } from './metering-sql';

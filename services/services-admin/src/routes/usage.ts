@@ -9,7 +9,8 @@ import {
   USAGE_ROUTES,
   USAGE_TEXTS,
 } from '@portal/contracts';
-import { forbidden, sastDay, type TypedFastify } from '@portal/server-kit';
+import { formatSaIsoDate } from '@portal/domain';
+import { forbidden, type TypedFastify } from '@portal/server-kit';
 import { assertAdminOfGroup, type Actor, type Guard } from '../access';
 import type { ServicesAdminContext } from '../context';
 import { XLSX_CONTENT_TYPE } from '../rates-sheet';
@@ -84,7 +85,7 @@ export async function usageRoutes(app: TypedFastify, { ds }: ServicesAdminContex
    * every group's for an administrator, the caller's own for a group's admin.
    */
   const scopeOf = async (actor: Actor, query: UsageQuery): Promise<UsageScope> => {
-    const month = query.month ?? sastDay().slice(0, 7);
+    const month = query.month ?? formatSaIsoDate(Date.now()).slice(0, 7);
     const groupId = query.groupId ?? (actor.roles.includes(ROLE.admin) ? undefined : actor.groupId);
     if (groupId === null) throw forbidden(USAGE_TEXTS.groupRequired);
     if (groupId !== undefined) await assertAdminOfGroup(ds, actor, groupId);
