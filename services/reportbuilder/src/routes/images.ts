@@ -1,14 +1,11 @@
-import type { FastifySchema } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import {
   CopyImageBody,
   CropImageBody,
-  ErrorAnswer,
   ImageBody,
   ImageImagerySchema,
-  ImageInfoAnswer,
   REPORTBUILDER_ROUTES,
   RearrangeImagesBody,
 } from '@portal/contracts';
@@ -16,14 +13,14 @@ import {
   HttpError,
   badRequest,
   callerHooks,
-  fileAnswer,
   notFound,
   type Storage,
   type TypedFastify,
 } from '@portal/server-kit';
 import type { ReportBuilderContext } from '../context';
-import { ERRORS as REPORT_ERRORS } from './errors';
-import { checkImageRead, setUploads, uploadsOf, withImageEdit } from '../images/access';
+import { IMAGES_TEXT, IMAGE_ERRORS as ERRORS, ThumbnailsAnswer, thumbnailsAnswer } from './imageShared';
+import { imageReadRoutes } from './imageReads';
+import { setUploads, uploadsOf, withImageEdit } from '../images/access';
 import {
   imageContentType,
   imageFileName,
@@ -52,37 +49,6 @@ import { contentTypeOf, putAll } from '../images/files';
 import { imageryRecordFile, readImageryRecord, removeImageryRecord } from '../images/imagery';
 import { surveyAtRequest } from '../surveys';
 
-const ERRORS = { ...REPORT_ERRORS, 413: ErrorAnswer } as const;
-
-/** An image target in a read's path: image/{exists,info}/{requestID}/{type}/{first}/{second}/{third}. */
-const ImageTargetParams = Type.Object({
-  requestID: Type.String({ maxLength: 64 }),
-  type: Type.String({ maxLength: 64 }),
-  first: Type.String({ maxLength: 64 }),
-  second: Type.String({ maxLength: 64 }),
-  third: Type.String({ maxLength: 64 }),
-});
-
-export const IMAGES_TEXT = {
-  sendFile:
-    "Send the picture as multipart/form-data: the field 'requestID', then the file in the field 'file'.",
-  noSource: (image: string) => `No image '${image.slice(0, 120)}' of this request to crop.`,
-  badSource: (image: string) =>
-    `'${image.slice(0, 120)}' is not an image of this request: name a base image (…-base-image.png) or an upload.`,
-  noTarget: 'Say which image the crop is for: type (e.g. section/3) or a base image as image.',
-  nothingToCopy: 'There is no cropped image to copy.',
-  badIndex: (count: number) =>
-    count === 0
-      ? 'This request has no uploaded images to rearrange.'
-      : `sourceIndex and destinationIndex must be between 0 and ${count - 1}.`,
-  badFileName: 'Not an image name.',
-  noFile: 'No such image.',
-  badId: 'Identifiers hold only letters, digits, "_" and "-" (1 to 64 characters).',
-} as const;
-
-/** Browsers keep an image this long, then ask again with If-None-Match (names are reused on a new crop). */
-const ASSET_CACHE_CONTROL = 'private, max-age=60, must-revalidate';
-
 const StoredImage = Type.Object({
   name: Type.String(),
   url: Type.String(),
@@ -99,13 +65,6 @@ const CropAnswer = Type.Object({
   imagery: Imagery,
 });
 const CopyAnswer = Type.Object({ success: Type.Boolean(), copied: Type.Array(Type.String()) });
-const Thumbnail = Type.Object({
-  index: Type.Integer(),
-  name: Type.String(),
-  url: Type.String(),
-  thumbnail: Type.String(),
-});
-const ThumbnailsAnswer = Type.Object({ requestID: Type.String(), images: Type.Array(Thumbnail) });
 const DeleteAnswer = Type.Object({ success: Type.Boolean(), deleted: Type.Array(Type.String()) });
 
 const VARIANTS: ImageVariant[] = ['base', 'cropped', 'compressed'];
@@ -114,8 +73,9 @@ const VARIANTS: ImageVariant[] = ['base', 'cropped', 'compressed'];
 const sourceName = (image: string) => image.split('?')[0]!.split('/').pop() ?? '';
 
 /**
- * Spec 02 §2.1, §5, §7.1 images (issue 13): paste, upload, crop, copy, rearrange, exists, thumbnails, delete,
- * and the uploads served under /reportbuilder/assets/uploads/{requestID}/{fileName}. Names come from
+ * Spec 02 §2.1, §5, §7.1 images (issue 13): paste, upload, crop, copy, rearrange and delete here; the reads
+ * (thumbnails, exists, info, the uploads served under /reportbuilder/assets/uploads/{requestID}/{fileName})
+ * in imageReads.ts. Names come from
  * images/keys.ts; pictures are decoded and re-encoded with sharp (images/process.ts); writes are staff's in
  * an editable status under the request's row lock (images/access.ts).
  */
@@ -379,96 +339,6 @@ export async function imageRoutes(
     },
   );
 
-  // ------------------------------------------------------------------------------------------ thumbnails
-
-  const thumbnailsAnswer = (id: string, uploads: string[]) => ({
-    requestID: id,
-    images: uploads.map((name, index) => ({
-      index,
-      name,
-      url: imageUrl(id, name),
-      thumbnail: imageUrl(id, uploadThumbnailName(name)),
-    })),
-  });
-
-  app.get(
-    REPORTBUILDER_ROUTES.thumbnails,
-    {
-      onRequest,
-      schema: {
-        summary: "List a report's images",
-        description: 'The thumbnails of every image of a report, with their URLs, targets and sizes.',
-        tags: ['Report builder'],
-        params: Type.Object({ requestID: Type.String({ maxLength: 64 }) }),
-        response: { 200: ThumbnailsAnswer, ...ERRORS },
-      },
-    },
-    async (request) => {
-      const id = await checkImageRead(ds, request.params.requestID, request.caller);
-      const uploads = await uploadsOf(ds, id);
-      // A thumbnail lost from the storage is made again (once) from its picture.
-      for (const name of uploads) {
-        const key = imageKey(id, uploadThumbnailName(name));
-        if (await storage.exists(key)) continue;
-        const picture = await storage.get(imageKey(id, name));
-        if (picture)
-          await storage.put(key, await thumbnail(picture.data, limits), { contentType: 'image/jpeg' });
-      }
-      return thumbnailsAnswer(id, uploads);
-    },
-  );
-
-  // ---------------------------------------------------------------------------------------------- exists
-
-  /** The request and image target a read names (exists, info): a 400 for a target that is no image's. */
-  const readableTarget = async (
-    { requestID, type, first, second, third }: Static<typeof ImageTargetParams>,
-    caller: Parameters<typeof checkImageRead>[2],
-  ) => {
-    const target = targetOf(type, first, second, third);
-    if (!target) throw badRequest(IMAGES_TEXT.badId);
-    return { id: await checkImageRead(ds, requestID, caller), target };
-  };
-
-  app.get(
-    REPORTBUILDER_ROUTES.imageExists,
-    {
-      onRequest,
-      schema: {
-        summary: 'Ask whether a report image exists',
-        description: 'Whether the cropped image of a target (property, section or building) exists.',
-        tags: ['Report builder'],
-        params: ImageTargetParams,
-        response: { 200: Type.Boolean(), ...ERRORS },
-      },
-    },
-    async (request) => {
-      const { id, target } = await readableTarget(request.params, request.caller);
-      return storage.exists(imageKey(id, imageFileName(target, 'cropped')));
-    },
-  );
-
-  // Issue 21: whether the target's crop exists and the survey it was captured from (null: not the imagery).
-  app.get(
-    REPORTBUILDER_ROUTES.imageInfo,
-    {
-      onRequest,
-      schema: {
-        summary: 'Read about a report image',
-        description:
-          "Whether the target's cropped image exists and, when it was captured from the imagery, its survey and capture date.",
-        tags: ['Report builder'],
-        params: ImageTargetParams,
-        response: { 200: ImageInfoAnswer, ...ERRORS },
-      },
-    },
-    async (request) => {
-      const { id, target } = await readableTarget(request.params, request.caller);
-      const exists = await storage.exists(imageKey(id, imageFileName(target, 'cropped')));
-      return { exists, imagery: exists ? await readImageryRecord(storage, id, target, 'cropped') : null };
-    },
-  );
-
   // ---------------------------------------------------------------------------------------------- delete
 
   const IdParams = { requestID: Type.String({ maxLength: 64 }), sectionID: Type.String({ maxLength: 64 }) };
@@ -512,54 +382,5 @@ export async function imageRoutes(
       },
     );
 
-  // ------------------------------------------------------------------------------------- serving uploads
-
-  // For the API's document only (unknown to the route's types: the answer is a stream, or a 304).
-  const ASSET_ANSWERS: FastifySchema['response'] = {
-    200: fileAnswer('image/png', 'The image (image/png or image/jpeg).'),
-    ...ERRORS,
-  };
-
-  app.get(
-    REPORTBUILDER_ROUTES.uploadAsset,
-    {
-      onRequest,
-      schema: {
-        summary: 'Download a report image',
-        description:
-          "A report image file by the name its answers gave (PNG or JPEG); the request's owner and staff, cached by its ETag.",
-        tags: ['Report builder'],
-        response: ASSET_ANSWERS,
-        params: Type.Object({
-          requestID: Type.String({ maxLength: 64 }),
-          fileName: Type.String({ maxLength: 200 }),
-        }),
-      },
-    },
-    async (request, reply) => {
-      const { requestID, fileName } = request.params;
-      // Only names the service makes reach the storage: no '/', no '..', no leading dot, no odd characters.
-      if (!isImageFileName(fileName) || !/\.(png|jpg)$/.test(fileName))
-        throw badRequest(IMAGES_TEXT.badFileName);
-      const id = await checkImageRead(ds, requestID, request.caller);
-      const object = await storage.stream(imageKey(id, fileName));
-      if (!object) throw notFound(IMAGES_TEXT.noFile);
-      reply
-        .header('cache-control', ASSET_CACHE_CONTROL)
-        .header('etag', object.info.etag)
-        .header('x-content-type-options', 'nosniff');
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (
-        ifNoneMatch &&
-        ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === object.info.etag)
-      ) {
-        object.stream.destroy();
-        return reply.code(304).send();
-      }
-      return reply
-        .type(object.info.contentType || contentTypeOf(fileName))
-        .header('content-length', String(object.info.size))
-        .send(object.stream);
-    },
-  );
+  imageReadRoutes(app, ctx, onRequest);
 }
