@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
-import { Webhook } from 'standardwebhooks';
+import { expect, test, type Page } from '@playwright/test';
 import { demoAccount, login } from '../support/auth';
-import { harness, queryRun } from '../support/env';
+import { groupIdOf, startWebhookReceiver, withKey } from '../support/machine';
 
 /**
  * A group's integration through the screens (issue 22), as the group's own admin — KMI's claims user, who
@@ -19,55 +16,6 @@ const GROUP_ADMIN = 'claims@portal.test';
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const integration = (page: Page) =>
   page.getByRole('navigation', { name: 'Integration of Karoo Mutual Insurance' });
-
-const groupIdOf = async (code: string) =>
-  (await queryRun<{ id: string }>('SELECT id FROM identity.groups WHERE code = $1', [code]))[0].id;
-
-/** A request context that sends only the key: what a machine has. */
-const withKey = (key: string) =>
-  playwrightRequest.newContext({
-    baseURL: harness().baseURL,
-    extraHTTPHeaders: { authorization: `Bearer ${key}` },
-  });
-
-interface Received {
-  type: string;
-  data: unknown;
-}
-
-/** A webhook receiver on 127.0.0.1 that verifies each delivery's signature with the endpoint's secret. */
-function startReceiver() {
-  const received: Received[] = [];
-  const problems: string[] = [];
-  let verifier: Webhook | undefined;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      try {
-        if (!verifier) throw new Error('no secret yet');
-        const body = Buffer.concat(chunks).toString('utf8');
-        received.push(verifier.verify(body, req.headers as Record<string, string>) as Received);
-        res.writeHead(204).end();
-      } catch (err) {
-        problems.push(String(err));
-        res.writeHead(400).end();
-      }
-    });
-  });
-  return {
-    received,
-    problems,
-    useSecret: (secret: string) => (verifier = new Webhook(secret)),
-    listen: () =>
-      new Promise<string>((resolve) =>
-        server.listen(0, '127.0.0.1', () =>
-          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`),
-        ),
-      ),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 /** The month of today in South Africa (UTC+2), as the usage page and its export name it. */
 const sastMonth = () => new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 7);
@@ -137,7 +85,7 @@ test("a group's admin manages their group's API keys, webhooks and usage from th
   await machine.dispose();
 
   // Webhooks: an endpoint to the receiver, its secret shown once, a test event delivered.
-  const receiver = startReceiver();
+  const receiver = startWebhookReceiver();
   const url = await receiver.listen();
   try {
     await integration(page).getByRole('tab', { name: 'Webhooks' }).press('Enter');

@@ -1,9 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
-import { Webhook } from 'standardwebhooks';
 import { demoAccount } from '../support/auth';
-import { harness, queryRun } from '../support/env';
+import { harness } from '../support/env';
+import { groupIdOf, startWebhookReceiver, withKey } from '../support/machine';
 import { locatedAddress } from '../support/requests';
 
 /**
@@ -16,9 +14,6 @@ import { locatedAddress } from '../support/requests';
  * webhook receiver (started here) checks each callback's Standard Webhooks signature.
  */
 
-const groupIdOf = async (code: string) =>
-  (await queryRun<{ id: string }>('SELECT id FROM identity.groups WHERE code = $1', [code]))[0].id;
-
 /** A request context with a session of a demo account (the admin who makes keys and endpoints). */
 async function sessionOf(email: string): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL: harness().baseURL });
@@ -27,13 +22,6 @@ async function sessionOf(email: string): Promise<APIRequestContext> {
   expect(login.status(), await login.text()).toBe(200);
   return context;
 }
-
-/** A request context that sends only the key: what a machine has. */
-const withKey = (key: string) =>
-  playwrightRequest.newContext({
-    baseURL: harness().baseURL,
-    extraHTTPHeaders: { authorization: `Bearer ${key}` },
-  });
 
 async function createKey(
   admin: APIRequestContext,
@@ -45,45 +33,6 @@ async function createKey(
   const { key } = (await answer.json()) as { key: string };
   expect(key).toMatch(/^ppk_[A-Za-z0-9_-]{43}$/);
   return withKey(key);
-}
-
-interface Received {
-  type: string;
-  data: { _id: string; status: string };
-}
-
-/** A webhook receiver on 127.0.0.1 that verifies each delivery's signature with the endpoint's secret. */
-function startReceiver() {
-  const received: Received[] = [];
-  const problems: string[] = [];
-  let verifier: Webhook | undefined;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      try {
-        if (!verifier) throw new Error('no secret yet');
-        received.push(verifier.verify(body, req.headers as Record<string, string>) as Received);
-        res.writeHead(204).end();
-      } catch (err) {
-        problems.push(String(err));
-        res.writeHead(400).end();
-      }
-    });
-  });
-  return {
-    received,
-    problems,
-    useSecret: (secret: string) => (verifier = new Webhook(secret)),
-    listen: () =>
-      new Promise<string>((resolve) =>
-        server.listen(0, '127.0.0.1', () =>
-          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`),
-        ),
-      ),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 }
 
 const expectRefused = async (
@@ -107,7 +56,7 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, timeou
 test('a machine runs a SAVi request’s whole life with API keys, with signed callbacks', async () => {
   test.setTimeout(180_000);
   const admin = await sessionOf('admin@portal.test');
-  const receiver = startReceiver();
+  const receiver = startWebhookReceiver<{ _id: string; status: string }>();
   const hookUrl = await receiver.listen();
   try {
     // The group's admin: keys for the insurer's system, the operations team's own automation, and a hook.
