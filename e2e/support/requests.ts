@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { queryRun } from './env';
 
 // SAVi requests as the request tool makes them (PUT /api/v1.0/request/ with the located parcel of a
@@ -20,9 +20,12 @@ export async function locatedAddress(nth = 0): Promise<LocatedPoint> {
   return address;
 }
 
-/** The request tool's form for a Replacement Value Estimate at `point`, with a Policy Number reference. */
-export async function saviRequestForm(page: Page, point: LocatedPoint, policyNumber: string) {
-  const reverse = await page.request.post('/api/avs/reverse', {
+/**
+ * The request tool's form for a Replacement Value Estimate at `point`, with a Policy Number reference, from
+ * the reverse look-up made with `api` (a page's session, or a machine's key).
+ */
+export async function saviRequestForm(api: APIRequestContext, point: LocatedPoint, policyNumber: string) {
+  const reverse = await api.post('/api/avs/reverse', {
     data: { lat: point.lat, lng: point.lng, searchOption: 'address' },
   });
   expect(reverse.status(), await reverse.text()).toBe(200);
@@ -45,7 +48,7 @@ export async function createSaviRequest(
   page: Page,
   { nth, policyNumber, keyPrefix }: { nth: number; policyNumber: string; keyPrefix: string },
 ): Promise<{ grip: string; id: string }> {
-  const form = await saviRequestForm(page, await locatedAddress(nth), policyNumber);
+  const form = await saviRequestForm(page.request, await locatedAddress(nth), policyNumber);
   const created = await page.request.put('/api/v1.0/request/', {
     data: form,
     headers: { 'Idempotency-Key': `${keyPrefix}-${Date.now()}-${nth}` },

@@ -2,7 +2,7 @@ import { expect, request as playwrightRequest, test, type APIRequestContext } fr
 import { demoAccount } from '../support/auth';
 import { harness } from '../support/env';
 import { groupIdOf, startWebhookReceiver, withKey } from '../support/machine';
-import { locatedAddress } from '../support/requests';
+import { locatedAddress, saviRequestForm } from '../support/requests';
 
 /**
  * The portal without a browser (issue 22): what an insurer's system does with nothing but API keys,
@@ -99,18 +99,14 @@ test('a machine runs a SAVi request’s whole life with API keys, with signed ca
 
     // Validate the address, then log the request at its parcel.
     const point = await locatedAddress(41);
-    const reverse = await avsOnly.post('/api/avs/reverse', {
-      data: { lat: point.lat, lng: point.lng, searchOption: 'address' },
-    });
-    expect(reverse.status(), await reverse.text()).toBe(200);
-    const { result } = await reverse.json();
+    const form = await saviRequestForm(avsOnly, point, 'KM424242');
     const validated = await client.post('/api/avs/validate', {
-      data: { address: result.address.formatted_address },
+      data: { address: form.Searched_For },
     });
     expect(validated.status(), await validated.text()).toBe(200);
     // A read-only key reads (validation is a look-up); a key without avs may not.
     const readValidate = await readOnly.post('/api/avs/validate', {
-      data: { address: result.address.formatted_address },
+      data: { address: form.Searched_For },
     });
     expect(readValidate.status(), await readValidate.text()).toBe(200);
     await expectRefused(
@@ -118,17 +114,6 @@ test('a machine runs a SAVi request’s whole life with API keys, with signed ca
       'validate without avs',
     );
 
-    const form = {
-      requestType: 'SAVI',
-      requestSubType: 'Replacement Value Estimate',
-      Searched_For: result.address.formatted_address,
-      mode: 'address',
-      Selected_Address: result.address.formatted_address,
-      coordinates: { lat: point.lat, lng: point.lng },
-      selected: result.address,
-      parcel: result.parcel,
-      reference: { POLICY_NUMBER: 'KM424242' },
-    };
     await expectRefused(readOnly.put('/api/v1.0/request/', { data: form }), 'create with a read-only key');
     await expectRefused(avsOnly.put('/api/v1.0/request/', { data: form }), 'create without savi');
     const created = await client.put('/api/v1.0/request/', { data: form });

@@ -12,7 +12,7 @@ test('logs a request from a located parcel once, reads it back and shows it on t
   await login(page, user.email, user.password);
 
   const address = await locatedAddress(0);
-  const form = await saviRequestForm(page, address, 'KM123456');
+  const form = await saviRequestForm(page.request, address, 'KM123456');
   expect(form.parcel).not.toBeNull();
   const key = `e2e-${Date.now()}`;
   const created = await page.request.put('/api/v1.0/request/', {
