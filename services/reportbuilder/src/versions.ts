@@ -6,7 +6,14 @@ import type {
   VersionChanges,
 } from '@portal/contracts';
 import type { ReportSections } from '@portal/domain';
-import { addressOf, extraFieldOf, sectionsOf, totalsOf, type ReportState, type StoredDetails } from './store';
+import {
+  addressOf,
+  extraFieldOf,
+  sectionsOf,
+  totalsOf,
+  type ReportRow,
+  type ReportState,
+} from './store';
 
 /**
  * The versions kept at each submission (issue 13 "Beyond the spec"; written by the migration's trigger when
@@ -14,16 +21,13 @@ import { addressOf, extraFieldOf, sectionsOf, totalsOf, type ReportState, type S
  * report since the last submission (what QC looks at when a queried report comes back).
  */
 
-interface VersionRow {
+/** A kept version: the report's own columns as they were, and the submission's. */
+interface VersionRow extends Pick<
+  ReportRow,
+  'sections' | 'details' | 'extra_include' | 'extra_description' | 'extra_value' | 'comments' | 'note'
+> {
   number: number;
   report_version: number;
-  sections: [string, ReportSections[string]][];
-  details: StoredDetails;
-  extra_include: boolean;
-  extra_description: string | null;
-  extra_value: string;
-  comments: string;
-  note: string;
   totals: ReportTotalsAnswer | null;
   submitted_by: string | null;
   submitted_by_name: string | null;
