@@ -6,14 +6,7 @@ import type {
   VersionChanges,
 } from '@portal/contracts';
 import type { ReportSections } from '@portal/domain';
-import {
-  addressOf,
-  extraFieldOf,
-  sectionsOf,
-  totalsOf,
-  type ReportRow,
-  type ReportState,
-} from './store';
+import { addressOf, extraFieldOf, sectionsOf, totalsOf, type ReportRow, type ReportState } from './store';
 
 /**
  * The versions kept at each submission (issue 13 "Beyond the spec"; written by the migration's trigger when
