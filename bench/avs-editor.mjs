@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { ROOT } from '../scripts/lib/system.mjs';
-import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
+import { ensureGeoBenchDatabase, scaleSuffix } from './lib/geo-dataset.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import { round, timingSummary } from './stats.mjs';
 import { numberOption, benchLog } from './lib/cli.mjs';
@@ -145,11 +145,15 @@ export async function measureAvsEditor({ scale = 1_000_000, points = 300, rounds
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const scale = numberOption('scale', 1_000_000);
   const result = await measureAvsEditor({
-    scale: numberOption('scale', 1_000_000),
+    scale,
     points: numberOption('points', 300),
     rounds: numberOption('rounds', 30),
   });
-  writeFileSync(join(ROOT, 'bench/results/avs-editor.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(
+    join(ROOT, `bench/results/avs-editor${scaleSuffix(scale)}.json`),
+    JSON.stringify(result, null, 2) + '\n',
+  );
   console.log(JSON.stringify(result, null, 2));
 }

@@ -2,17 +2,34 @@
 // (address nodes along street grids around South African towns, plus building footprints) written with the
 // importers' own PBF writer, and a GeoJSON FeatureCollection of square parcels. Reports rows per second
 // (everything the import does: parsing, checks, ST_IsValid, batched upserts, linking).
+//
+// Side by side (issue 23), with --scales 1000000,10000000: the generator's world at each scale written as an
+// .osm.pbf (libs/geo's exportGeneratedOsm: address nodes, streets, place nodes, buildings; kept in
+// $TMPDIR/portal-bench-osm and reused), then loaded by the portal's OSM importer and by osm2pgsql (Debian
+// package, flex output, bench/osm2pgsql/portal.lua: equivalent tables), each into its own throwaway database,
+// in the same run: wall time, rows/s and the ratio.
 // Needs the build of libs/geo and libs/db (`npm start` or `npx nx run @portal/geo:build` leaves it).
 // Usage: node bench/geo-import.mjs [--addresses 200000] [--parcels 100000]
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+//        node bench/geo-import.mjs --scales 1000000,10000000 [--seed portal] [--progress lines]
+//          [--importers portal,osm2pgsql] (one of them alone: merged with the other's earlier figure)
+import { spawn } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { round } from './stats.mjs';
-import { option } from './lib/cli.mjs';
+import { benchLog, option } from './lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
 const db = require(join(ROOT, 'libs/db/dist/index.js'));
@@ -173,7 +190,206 @@ export async function measureGeoImport({ addresses = 200_000, parcels = 100_000,
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+const log = benchLog('geo-import');
+const OSM2PGSQL = '/usr/bin/osm2pgsql';
+const STYLE = join(ROOT, 'bench', 'osm2pgsql', 'portal.lua');
+/** osm2pgsql's tables (bench/osm2pgsql/portal.lua), in public of its throwaway database. */
+const OSM2PGSQL_TABLES = ['addresses', 'streets', 'street_lines', 'places', 'buildings'];
+const load1 = () => round(loadavg()[0], 1);
+
+/**
+ * The generated world of a scale as an .osm.pbf, written once into `dir` and reused while its summary
+ * (written after the file is complete) is there.
+ */
+async function generatedExtract(dir, scale, seed, progress) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `world-${scale}-${seed}.osm.pbf`);
+  const summary = `${file}.json`;
+  if (existsSync(file) && existsSync(summary)) {
+    log(`${scale}: reusing ${file}`);
+    return { ...JSON.parse(readFileSync(summary, 'utf8')), reused: true };
+  }
+  rmSync(summary, { force: true });
+  log(`${scale}: writing the generated world to ${file}`);
+  let last = 0;
+  const result = await geo.exportGeneratedOsm({
+    scale,
+    seed,
+    file,
+    onProgress: (p) => {
+      if (progress === 'none' || Date.now() - last < 15_000) return;
+      last = Date.now();
+      log(`  export: ${p.addresses} of ${p.target} addresses, towns ${p.towns}/${p.townCount}`);
+    },
+  });
+  const memoryMB = Math.round(process.memoryUsage().rss / 1e6);
+  writeFileSync(summary, JSON.stringify({ ...result, memoryMB }, null, 2));
+  return { ...result, memoryMB, reused: false };
+}
+
+/** Runs osm2pgsql (flex, the portal style) into the database at `url`; answers its wall time in s. */
+async function runOsm2pgsql(url, file, logFile) {
+  const args = [
+    '--output=flex',
+    `--style=${STYLE}`,
+    '--create',
+    // Non-slim import: node locations in memory (the portal's importer also keeps them in memory).
+    '--cache=4000',
+    '--number-processes=2',
+    '--log-level=info',
+    '-d',
+    url,
+    file,
+  ];
+  const out = createWriteStream(logFile);
+  const started = performance.now();
+  const child = spawn(OSM2PGSQL, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  const [code] = await once(child, 'exit');
+  const seconds = (performance.now() - started) / 1000;
+  out.end();
+  if (code !== 0) {
+    const tail = readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
+    throw new Error(`osm2pgsql exited with ${code}:\n${tail}`);
+  }
+  return seconds;
+}
+
+/**
+ * At each scale: the extract, the portal's importer into a throwaway database, osm2pgsql into another;
+ * wall time, rows/s, and ratio = portal time ÷ osm2pgsql time. Each importer's rows are its own tables'
+ * (the portal: addresses, streets, places, buildings; osm2pgsql the same and street_lines).
+ */
+export async function measureOsmSideBySide({
+  scales = [1_000_000],
+  seed = 'portal',
+  progress = 'none',
+  dir = join(tmpdir(), 'portal-bench-osm'),
+  importers = ['portal', 'osm2pgsql'],
+} = {}) {
+  if (importers.includes('osm2pgsql') && !existsSync(OSM2PGSQL))
+    throw new Error(`${OSM2PGSQL} is missing: apt-get install -y osm2pgsql (npm run bench installs it)`);
+  const rows = [];
+  for (const scale of scales) {
+    const extract = await generatedExtract(dir, scale, seed, progress);
+
+    const loadBefore = load1();
+    let database;
+    let portal;
+    if (importers.includes('portal'))
+      try {
+        database = await db.createTestDatabase();
+        log(`${scale}: the portal's importer`);
+        const started = performance.now();
+        const summary = await geo.importOsm(database.dataSource, extract.file, { progress });
+        const seconds = (performance.now() - started) / 1000;
+        const total = sum(summary.loaded);
+        portal = {
+          seconds: round(seconds),
+          rows: total,
+          rowsPerSecond: Math.round(total / seconds),
+          loaded: summary.loaded,
+          rejected: sum(summary.rejected),
+        };
+      } finally {
+        await database?.drop();
+      }
+    if (portal) log(`${scale}: portal ${portal.seconds} s, ${portal.rowsPerSecond} rows/s`);
+
+    let osm2pgsql;
+    if (importers.includes('osm2pgsql'))
+      try {
+        database = await db.createTestDatabase();
+        log(`${scale}: osm2pgsql (flex, ${STYLE.slice(ROOT.length + 1)})`);
+        const logFile = join(dir, `osm2pgsql-${scale}.log`);
+        const seconds = await runOsm2pgsql(database.url, extract.file, logFile);
+        const loaded = {};
+        for (const table of OSM2PGSQL_TABLES) {
+          const [{ count }] = await database.dataSource.query(
+            `SELECT count(*)::int AS count FROM public.${table}`,
+          );
+          loaded[table] = count;
+        }
+        const total = sum(loaded);
+        osm2pgsql = {
+          seconds: round(seconds),
+          rows: total,
+          rowsPerSecond: Math.round(total / seconds),
+          loaded,
+        };
+      } finally {
+        await database?.drop();
+      }
+    if (osm2pgsql) log(`${scale}: osm2pgsql ${osm2pgsql.seconds} s, ${osm2pgsql.rowsPerSecond} rows/s`);
+
+    // Both read the same rows out of the file: the counts must agree table for table.
+    for (const table of portal && osm2pgsql ? ['addresses', 'streets', 'places', 'buildings'] : []) {
+      if (portal.loaded[table] !== osm2pgsql.loaded[table])
+        throw new Error(
+          `${scale}: ${table} differ: portal ${portal.loaded[table]}, osm2pgsql ${osm2pgsql.loaded[table]}`,
+        );
+    }
+    rows.push({
+      scale,
+      extract: {
+        file: extract.file,
+        fileMB: round(extract.bytes / 1e6, 1),
+        nodes: extract.counts.nodes,
+        ways: extract.counts.ways,
+        addresses: extract.counts.addresses,
+        buildings: extract.counts.buildings,
+        exportSeconds: round(extract.elapsedMs / 1000),
+        rssMBAfterExport: extract.memoryMB,
+        reused: extract.reused,
+      },
+      portal,
+      osm2pgsql,
+      /** How many times longer the portal's importer took than osm2pgsql. */
+      ratio: portal && osm2pgsql ? round(portal.seconds / osm2pgsql.seconds, 2) : null,
+      loadAverage: { before: loadBefore, after: load1() },
+    });
+  }
+  return {
+    rows,
+    note:
+      'same .osm.pbf, same run, each into a throwaway database; portal = libs/geo importOsm (parse, checks, ' +
+      'batched upserts into geo.* with their GiST/trigram indexes, linking); osm2pgsql 1.8 flex non-slim ' +
+      '(COPY, then GiST index and CLUSTER per table); ratio = portal seconds ÷ osm2pgsql seconds; ' +
+      'shared 2-core machine, load average given',
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && option('scales', undefined)) {
+  const scales = option('scales', '')
+    .split(',')
+    .map((value) => Number(value.replace(/[_ ]/g, '')));
+  if (scales.some((scale) => !Number.isInteger(scale) || scale < 1)) {
+    console.error(`--scales takes whole numbers of addresses, e.g. 1000000,10000000`);
+    process.exit(2);
+  }
+  const result = await measureOsmSideBySide({
+    scales,
+    seed: option('seed', 'portal'),
+    progress: option('progress', 'lines'),
+    importers: option('importers', 'portal,osm2pgsql').split(','),
+  });
+  console.log(JSON.stringify(result, null, 2));
+  const file = new URL('./results/geo-import-osm2pgsql.json', import.meta.url);
+  // Scales (and importers, with --importers) measured in earlier runs stay unless measured again.
+  const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).rows ?? []) : [];
+  const merged = [
+    ...earlier.filter((row) => !scales.includes(row.scale)),
+    ...result.rows.map((row) => {
+      const before = earlier.find((old) => old.scale === row.scale) ?? {};
+      const portal = row.portal ?? before.portal;
+      const osm2pgsql = row.osm2pgsql ?? before.osm2pgsql;
+      const ratio = portal && osm2pgsql ? round(portal.seconds / osm2pgsql.seconds, 2) : null;
+      return { ...before, ...row, portal, osm2pgsql, ratio };
+    }),
+  ].sort((a, b) => a.scale - b.scale);
+  writeFileSync(file, JSON.stringify({ ...result, rows: merged }, null, 2) + '\n');
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measureGeoImport({
     addresses: Number(option('addresses', '200000')),
     parcels: Number(option('parcels', '100000')),

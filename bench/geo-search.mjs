@@ -24,19 +24,29 @@
 //
 // Side by side (issue 23): the plain approach (bench/geo-search-baseline.mjs: a full_address column with
 // a pg_trgm GIN index, `%` and ORDER BY similarity LIMIT 5) on the same queries and prefixes right after
-// the locator's, latency and relevance, and the ratio baseline ÷ portal (sideBySide); --explain prints
-// the plans of its slowest search and autocomplete, --skip-baseline leaves it out.
+// the locator's, latency and relevance, and the ratio baseline ÷ portal (sideBySide); it prints the plans
+// (EXPLAIN ANALYZE, BUFFERS) of its slowest search and autocomplete (--no-explain does not), --skip-baseline
+// leaves it out.
 //
 // Usage: node bench/geo-search.mjs [--scale 1000000] [--rounds 3] [--url postgres://...] [--build-queries]
-//        [--explain] [--skip-baseline] [--baseline-rounds 1]
+//        [--no-explain] [--skip-baseline] [--baseline-rounds 1] [--baseline-every 1] [--query-seed S] [--queries FILE]
+//        [--results FILE] [--relevance-only]
+// A second query set built the same way from other addresses (held out from the one the search is tuned
+// on): --build-queries --query-seed S writes relevance-queries-S.json (the seed salts the choice of
+// addresses and of each typo); --queries runs one set, --results writes its figures elsewhere, and
+// --relevance-only leaves out the autocomplete, other searches and reverse (a quick relevance check).
+// At another scale than 1 M the database is portal_bench_geo_<scale> and the figures go to
+// bench/results/geo-search-<scale>.json (e.g. --scale 10000000: portal_bench_geo_10m, geo-search-10m.json).
 // Needs PostgreSQL with PostGIS, Redis and the session keys (var/keys), as `npm start` leaves them.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../scripts/lib/system.mjs';
-import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
+import { ensureGeoBenchDatabase, scaleSuffix } from './lib/geo-dataset.mjs';
+import { buildRelevanceQueries, hashOf, PER_CATEGORY } from './lib/relevance-queries.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import {
   ensureTrigramBaseline,
@@ -56,197 +66,14 @@ export const TARGETS = {
 };
 
 export const RELEVANCE_QUERIES_FILE = join(ROOT, 'bench', 'relevance-queries.json');
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'geo-search.json');
-
-// ---------------------------------------------------------------------------------------------------
-// The query set
-
-/** A deterministic number from a text (FNV-1a), for choices that must not change between builds. */
-function hashOf(text) {
-  let hash = 0x811c9dc5;
-  for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  return hash;
-}
-
-const ABBREVIATED_TYPES = {
-  Street: 'St',
-  Road: 'Rd',
-  Avenue: 'Ave',
-  Drive: 'Dr',
-  Crescent: 'Cres',
-  Close: 'Cl',
-  Lane: 'Ln',
-  Place: 'Pl',
-  Boulevard: 'Blvd',
-  Way: 'Wy',
-};
-const AFRIKAANS_TYPES = {
-  straat: ['Straat', 'Str', 'Street'],
-  weg: ['Weg', 'Road', 'Rd'],
-  laan: ['Laan', 'Avenue', 'Ave'],
-};
-
-/** One typing mistake in a word: two letters swapped, one dropped, one doubled, or a vowel changed. */
-function misspell(word, seed) {
-  const at = 1 + (seed % Math.max(1, word.length - 2));
-  switch ((seed >> 8) % 4) {
-    case 0:
-      return word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2);
-    case 1:
-      return word.slice(0, at) + word.slice(at + 1);
-    case 2:
-      return word.slice(0, at) + word[at] + word.slice(at);
-    default: {
-      const vowels = 'aeiou';
-      const i = [...word].findIndex((c, j) => j >= 1 && vowels.includes(c));
-      if (i < 0) return word.slice(0, at) + word.slice(at + 1);
-      const other = vowels[(vowels.indexOf(word[i]) + 1 + (seed % 4)) % 5];
-      return word.slice(0, i) + other + word.slice(i + 1);
-    }
-  }
-}
-
-/** The longest word of a street's name without its type (the word a typo is put in). */
-function baseWord(street) {
-  const words = street.split(' ');
-  const named = words.length > 1 ? words.slice(0, -1) : words;
-  return named.reduce((a, b) => (b.length > a.length ? b : a));
-}
-
-/** Every way a query is written: the addresses it needs, and how each is written. */
-const CATEGORIES = [
-  {
-    name: 'full address',
-    scope: 'town',
-    write: (a) => `${a.house_number} ${a.street_name}, ${a.suburb}, ${a.town}, ${a.postal_code}`,
-  },
-  {
-    name: 'lower case, no commas',
-    scope: 'town',
-    write: (a) => `${a.house_number} ${a.street_name} ${a.suburb} ${a.town}`.toLowerCase(),
-  },
-  {
-    name: 'misspelt street',
-    scope: 'town',
-    where: (a) => baseWord(a.street_name).length >= 5,
-    write: (a, seed) => {
-      const word = baseWord(a.street_name);
-      return `${a.house_number} ${a.street_name.replace(word, misspell(word, seed))}, ${a.town}`;
-    },
-  },
-  {
-    name: 'misspelt town',
-    scope: 'town',
-    where: (a) => a.town.length >= 5,
-    write: (a, seed) => {
-      const word = baseWord(`${a.town} x`);
-      return `${a.house_number} ${a.street_name}, ${a.town.replace(word, misspell(word, seed))}`;
-    },
-  },
-  {
-    name: 'abbreviated street type',
-    scope: 'town',
-    where: (a) =>
-      ABBREVIATED_TYPES[a.street_name.split(' ').at(-1)] !== undefined && a.street_name.includes(' '),
-    write: (a) => {
-      const words = a.street_name.split(' ');
-      return `${a.house_number} ${[...words.slice(0, -1), ABBREVIATED_TYPES[words.at(-1)]].join(' ')}, ${a.town}`;
-    },
-  },
-  {
-    name: 'partial input',
-    scope: 'town',
-    where: (a) => a.town.length >= 6,
-    write: (a, seed) => {
-      const words = a.street_name.split(' ');
-      const type = ABBREVIATED_TYPES[words.at(-1)];
-      const street = (type && words.length > 1 ? [...words.slice(0, -1), type] : words).join(' ');
-      return `${a.house_number} ${street} ${a.town.slice(0, 3 + (seed % 3)).trim()}`.toLowerCase();
-    },
-  },
-  {
-    name: 'missing suburb',
-    scope: 'town',
-    write: (a) => `${a.house_number} ${a.street_name}, ${a.town}`,
-  },
-  {
-    name: 'suburb, no town',
-    scope: 'suburb',
-    write: (a) => `${a.house_number} ${a.street_name}, ${a.suburb}`,
-  },
-  {
-    name: 'postal code',
-    scope: 'postal_code',
-    write: (a) => `${a.house_number} ${a.street_name} ${a.postal_code}`,
-  },
-  {
-    name: 'Afrikaans street type',
-    scope: 'town',
-    sql: "a.street_name ~ '^[A-Z][a-z]+(straat|weg|laan)$'",
-    write: (a, seed) => {
-      const [, stem, type] = /^([A-Z][a-z]+?)(straat|weg|laan)$/.exec(a.street_name);
-      const written = AFRIKAANS_TYPES[type][seed % 3];
-      return `${a.house_number} ${stem} ${written}, ${a.town}`;
-    },
-  },
-  {
-    name: 'unit in an estate',
-    scope: 'town',
-    units: true,
-    write: (a, seed) =>
-      seed % 2
-        ? `Unit ${a.unit}, ${a.estate}, ${a.house_number} ${a.street_name}, ${a.town}`
-        : `${a.unit}/${a.house_number} ${a.street_name}, ${a.suburb}`,
-  },
-];
-
-const PER_CATEGORY = 20;
-
 /**
- * A street name as the search compares it, in SQL: case and spaces aside, an Afrikaans type written into
- * the name the same as the English one ("Voortrekkerstraat" is "Voortrekker Street").
+ * The query set of a scale: relevance-queries.json at 1 M; at another scale (10 M) a set built the same
+ * way from that dataset (relevance-queries-10m.json), made on the first run there: the 1 M set's expected
+ * addresses need not exist, or be the only one so written, in a bigger world.
  */
-const streetKey = (column) =>
-  `replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(lower(${column}),
-     'straat$', 'street'), 'rylaan$', 'drive'), 'laan$', 'avenue'), 'weg$', 'road'), ' ', '')`;
-
-/**
- * Builds the query set from the bench dataset: for each category, addresses in a fixed pseudo-random
- * order (md5 of source id and category) that the category can write and whose number and street (and
- * unit) are unique in the category's scope, written as the category writes them.
- */
-export async function buildRelevanceQueries(client, perCategory = PER_CATEGORY) {
-  const queries = [];
-  for (const category of CATEGORIES) {
-    // Uniqueness: no other address with the same street name, number and unit in the same scope.
-    const { rows } = await client.query(
-      `SELECT a.source_id, a.house_number, a.street_name, a.unit, a.estate, a.suburb, a.town, a.postal_code
-       FROM geo.addresses a
-       WHERE a.source = 'generator' AND a.house_number <> '' AND a.street_name <> ''
-         AND ${category.units ? 'a.unit IS NOT NULL AND a.estate IS NOT NULL' : 'a.unit IS NULL'}
-         AND ${category.sql ?? 'true'}
-         AND NOT EXISTS (
-           SELECT 1 FROM geo.addresses b
-           WHERE ${streetKey('b.street_name')} = ${streetKey('a.street_name')} AND b.house_number = a.house_number
-             AND b.unit IS NOT DISTINCT FROM a.unit AND b.id <> a.id
-             AND b.${category.scope} = a.${category.scope})
-       ORDER BY md5(a.source_id || $1)
-       LIMIT $2`,
-      [category.name, perCategory * 20],
-    );
-    let taken = 0;
-    for (const address of rows) {
-      if (taken === perCategory) break;
-      if (category.where && !category.where(address)) continue;
-      const query = category.write(address, hashOf(address.source_id + category.name));
-      queries.push({ category: category.name, query, expected: address.source_id });
-      taken += 1;
-    }
-    if (taken < perCategory)
-      throw new Error(`Only ${taken} addresses for '${category.name}' in this dataset`);
-  }
-  return queries;
-}
+export const relevanceQueriesFile = (scale) =>
+  join(ROOT, 'bench', `relevance-queries${scaleSuffix(scale)}.json`);
+const resultsFile = (scale) => join(ROOT, 'bench', 'results', `geo-search${scaleSuffix(scale)}.json`);
 
 // ---------------------------------------------------------------------------------------------------
 // The service under measure
@@ -311,13 +138,32 @@ export async function measureGeoSearch({
   withBaseline = true,
   // The baseline's statements take up to seconds each: one round of the relevance queries by default.
   baselineRounds = 1,
-  explain = false,
+  // At 10 M a baseline statement takes up to a minute: every k-th query only (and its prefixes), the
+  // portal's side of the table then taken over the same queries (--baseline-every k).
+  baselineEvery = 1,
+  // The plans of the baseline's slowest search and autocomplete, printed by default (issue 23).
+  explain = true,
+  // Another query set than the scale's (a held-out one, --queries).
+  queries: queriesPath,
+  // Relevance and geocode latency only (--relevance-only).
+  relevanceOnly = false,
 } = {}) {
-  if (!existsSync(RELEVANCE_QUERIES_FILE)) {
-    throw new Error(`${RELEVANCE_QUERIES_FILE} is missing: build it with --build-queries`);
-  }
-  const queries = JSON.parse(readFileSync(RELEVANCE_QUERIES_FILE, 'utf8'));
+  const queriesFile = queriesPath ?? relevanceQueriesFile(scale);
   const databaseUrl = url ?? (await ensureGeoBenchDatabase({ scale }));
+  if (!existsSync(queriesFile)) {
+    if (queriesFile === RELEVANCE_QUERIES_FILE)
+      throw new Error(`${RELEVANCE_QUERIES_FILE} is missing: build it with --build-queries`);
+    const { Client } = require('pg');
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      writeFileSync(queriesFile, JSON.stringify(await buildRelevanceQueries(client), null, 2) + '\n');
+      console.log(`[geo-search] query set of this scale built: ${queriesFile}`);
+    } finally {
+      await client.end();
+    }
+  }
+  const queries = JSON.parse(readFileSync(queriesFile, 'utf8'));
   if (build) await buildProject('@portal/locator');
   const { Client } = require('pg');
   const client = new Client({ connectionString: databaseUrl });
@@ -354,11 +200,13 @@ export async function measureGeoSearch({
 
     // Relevance, and search latency over the same queries.
     const searchTimes = [];
+    const searchOf = []; // the query (its index) of each time, for the baseline's subset
     const relevance = [];
     for (let r = 0; r < rounds; r++) {
-      for (const q of queries) {
+      for (const [i, q] of queries.entries()) {
         const { ms, answer } = await call('/api/avs/geocode', { address: `${q.query} South Africa` });
         searchTimes.push(ms);
+        searchOf.push(i);
         if (r === 0) {
           const position = answer.result.findIndex((item) => item.id === idOf.get(q.expected)) + 1;
           relevance.push({ ...q, position, first: answer.result[0]?.formatted_address ?? null });
@@ -367,9 +215,14 @@ export async function measureGeoSearch({
     }
 
     const autocompleteTimes = [];
-    const prefixes = queries.filter((_, i) => i % 4 === 0).flatMap((q) => typedPrefixes(q.query));
-    for (const typed of prefixes) {
-      const { ms } = await call('/api/avs/search', { query: typed, searchOptions: { address: true } });
+    const typed = relevanceOnly
+      ? []
+      : [...queries.entries()]
+          .filter(([i]) => i % 4 === 0)
+          .flatMap(([i, q]) => typedPrefixes(q.query).map((prefix) => ({ i, prefix })));
+    const prefixes = typed.map((t) => t.prefix);
+    for (const prefix of prefixes) {
+      const { ms } = await call('/api/avs/search', { query: prefix, searchOptions: { address: true } });
       autocompleteTimes.push(ms);
     }
 
@@ -377,12 +230,14 @@ export async function measureGeoSearch({
     let baseline = null;
     if (withBaseline) {
       await ensureTrigramBaseline(client, (line) => console.log(`[geo-search] ${line}`));
+      const inSubset = (i) => i % baselineEvery === 0;
       baseline = await measureTrigramBaseline(client, {
-        queries,
+        queries: queries.filter((_, i) => inSubset(i)),
         idOf,
-        prefixes,
+        prefixes: typed.filter((t) => inSubset(t.i)).map((t) => t.prefix),
         rounds: baselineRounds,
       });
+      baseline.every = baselineEvery;
       if (explain) {
         baseline.plans = {
           search: await explainBaseline(client, baseline.slowest.search),
@@ -395,13 +250,16 @@ export async function measureGeoSearch({
 
     // POIs, farms, erven and postal codes, typed from rows of the dataset.
     const { rows: others } = await client.query(
-      `(SELECT 'poi' AS flag, name || ' ' || town AS query FROM geo.pois WHERE poi_type = 10000 ORDER BY md5(source_id) LIMIT 40)
+      `SELECT * FROM (
+       (SELECT 'poi' AS flag, name || ' ' || town AS query FROM geo.pois WHERE poi_type = 10000 ORDER BY md5(source_id) LIMIT 40)
        UNION ALL
        (SELECT 'farm', name || ' ' || farm_number FROM geo.farms WHERE portion = 0 ORDER BY md5(source_id) LIMIT 40)
        UNION ALL
        (SELECT 'erf', parcel_number || ' ' || town FROM geo.parcels WHERE town <> '' ORDER BY md5(source_id) LIMIT 40)
        UNION ALL
-       (SELECT 'postal', street_code FROM geo.postal_codes WHERE street_code IS NOT NULL ORDER BY md5(source_id) LIMIT 40)`,
+       (SELECT 'postal', street_code FROM geo.postal_codes WHERE street_code IS NOT NULL ORDER BY md5(source_id) LIMIT 40)
+       ) o WHERE NOT $1`,
+      [relevanceOnly],
     );
     const otherTimes = {};
     for (let r = 0; r < rounds; r++) {
@@ -411,7 +269,7 @@ export async function measureGeoSearch({
       }
     }
 
-    const points = await reversePoints(client, 300);
+    const points = relevanceOnly ? [] : await reversePoints(client, 300);
     const reverseTimes = [];
     for (const point of points) await call('/api/avs/reverse', point);
     let onParcel = 0;
@@ -442,40 +300,57 @@ export async function measureGeoSearch({
     const firstPercent = share(relevance, (r) => r.position === 1);
     const topFivePercent = share(relevance, (r) => r.position >= 1 && r.position <= 5);
     const autocomplete = summary(autocompleteTimes);
+    // The portal's side of the side-by-side table: over the baseline's queries (all, or every k-th).
+    const sub = (i) => i % baselineEvery === 0;
+    const subRelevance = relevance.filter((_, i) => sub(i));
+    const portalSide = {
+      search: summary(searchTimes.filter((_, j) => sub(searchOf[j]))),
+      autocomplete: summary(autocompleteTimes.filter((_, j) => sub(typed[j].i))),
+      first: share(subRelevance, (r) => r.position === 1),
+      topFive: share(subRelevance, (r) => r.position >= 1 && r.position <= 5),
+    };
     return {
       sideBySide: baseline && {
         baseline,
+        queries: `${baseline.relevance.queries} of ${relevance.length} relevance queries (every ${baselineEvery}), ${baseline.autocomplete.requests} prefixes`,
         table: [
-          ['geocode p50 ms', search.p50Ms, baseline.search.p50Ms],
-          ['geocode p95 ms', search.p95Ms, baseline.search.p95Ms],
-          ['autocomplete p50 ms', autocomplete.p50Ms, baseline.autocomplete.p50Ms],
-          ['autocomplete p95 ms', autocomplete.p95Ms, baseline.autocomplete.p95Ms],
-          ['relevance: expected first %', firstPercent, baseline.relevance.firstPercent],
-          ['relevance: expected in top five %', topFivePercent, baseline.relevance.topFivePercent],
+          ['geocode p50 ms', portalSide.search.p50Ms, baseline.search.p50Ms],
+          ['geocode p95 ms', portalSide.search.p95Ms, baseline.search.p95Ms],
+          ['autocomplete p50 ms', portalSide.autocomplete.p50Ms, baseline.autocomplete.p50Ms],
+          ['autocomplete p95 ms', portalSide.autocomplete.p95Ms, baseline.autocomplete.p95Ms],
+          ['relevance: expected first %', portalSide.first, baseline.relevance.firstPercent],
+          ['relevance: expected in top five %', portalSide.topFive, baseline.relevance.topFivePercent],
         ].map(([what, portal, plain]) => ({ what, portal, baseline: plain, ratio: ratio(plain, portal) })),
         ratioIs: 'baseline ÷ portal',
       },
-      dataset: { addresses, streets },
+      scale,
+      dataset: { addresses, streets, queries: queriesFile.slice(ROOT.length + 1) },
       search: {
         ...search,
         target: `p95 ≤ ${TARGETS.searchP95Ms} ms`,
         pass: search.p95Ms <= TARGETS.searchP95Ms,
       },
-      autocomplete: {
-        ...autocomplete,
-        target: `p95 ≤ ${TARGETS.searchP95Ms} ms`,
-        pass: percentile(autocompleteTimes, 95) <= TARGETS.searchP95Ms,
-      },
+      // The machine is shared: how busy it was, beside the latencies (1, 5, 15 min averages at the end).
+      loadAverage: loadavg().map((load) => round(load, 2)),
+      autocomplete: relevanceOnly
+        ? null
+        : {
+            ...autocomplete,
+            target: `p95 ≤ ${TARGETS.searchP95Ms} ms`,
+            pass: percentile(autocompleteTimes, 95) <= TARGETS.searchP95Ms,
+          },
       otherSearches: Object.fromEntries(
         Object.entries(otherTimes).map(([flag, times]) => [flag, summary(times)]),
       ),
-      reverse: {
-        ...reverse,
-        onParcelPercent: round((100 * onParcel) / points.length),
-        withAddressPercent: round((100 * withAddress) / points.length),
-        target: `p95 ≤ ${TARGETS.reverseP95Ms} ms`,
-        pass: reverse.p95Ms <= TARGETS.reverseP95Ms,
-      },
+      reverse: relevanceOnly
+        ? null
+        : {
+            ...reverse,
+            onParcelPercent: round((100 * onParcel) / points.length),
+            withAddressPercent: round((100 * withAddress) / points.length),
+            target: `p95 ≤ ${TARGETS.reverseP95Ms} ms`,
+            pass: reverse.p95Ms <= TARGETS.reverseP95Ms,
+          },
       relevance: {
         queries: relevance.length,
         firstPercent,
@@ -499,9 +374,9 @@ export async function measureGeoSearch({
   }
 }
 
-/** Writes the full figures (every miss) to bench/results/geo-search.json; answers the summary. */
-export function writeGeoSearchResults(result) {
-  writeFileSync(RESULTS_FILE, JSON.stringify(result, null, 2) + '\n');
+/** Writes the full figures (every miss) to bench/results/geo-search[-10m].json; answers the summary. */
+export function writeGeoSearchResults(result, file = resultsFile(result.scale)) {
+  writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
   const { misses, ...relevance } = result.relevance;
   return { ...result, relevance: { ...relevance, misses: misses.length } };
 }
@@ -513,14 +388,20 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   };
   const scale = Number(arg('scale', '1000000'));
   const url = arg('url', undefined);
+  const querySeed = arg('query-seed', '');
   if (process.argv.includes('--build-queries')) {
     const { Client } = require('pg');
     const client = new Client({ connectionString: url ?? (await ensureGeoBenchDatabase({ scale })) });
     await client.connect();
     try {
-      const queries = await buildRelevanceQueries(client);
-      writeFileSync(RELEVANCE_QUERIES_FILE, JSON.stringify(queries, null, 1) + '\n');
-      console.log(`${queries.length} queries written to ${RELEVANCE_QUERIES_FILE}`);
+      const queries = await buildRelevanceQueries(client, PER_CATEGORY, querySeed);
+      // A held-out set is named by its seed and, beyond 1 M, its scale (relevance-queries-heldout-10m.json):
+      // its expected addresses belong to that scale's dataset.
+      const file = querySeed
+        ? join(ROOT, 'bench', `relevance-queries-${querySeed}${scaleSuffix(scale)}.json`)
+        : relevanceQueriesFile(scale);
+      writeFileSync(file, JSON.stringify(queries, null, 2) + '\n');
+      console.log(`${queries.length} queries written to ${file}`);
     } finally {
       await client.end();
     }
@@ -531,9 +412,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       rounds: Number(arg('rounds', '3')),
       withBaseline: !process.argv.includes('--skip-baseline'),
       baselineRounds: Number(arg('baseline-rounds', '1')),
-      explain: process.argv.includes('--explain'),
+      baselineEvery: Number(arg('baseline-every', '1')),
+      explain: !process.argv.includes('--no-explain'),
+      queries: arg('queries', undefined) && resolve(arg('queries')),
+      relevanceOnly: process.argv.includes('--relevance-only'),
     });
-    console.log(JSON.stringify(writeGeoSearchResults(result), null, 2));
+    const out = arg('results', undefined);
+    console.log(JSON.stringify(writeGeoSearchResults(result, out && resolve(out)), null, 2));
     if (result.sideBySide) console.table(result.sideBySide.table);
   }
 }

@@ -8,14 +8,14 @@
 // database pages) is reported apart from the measured passes.
 // Also, for information: roads at z13 and addresses at z16 over the same areas.
 // Side by side (issue 23): the same tiles from one straight ST_AsMVT query (STRAIGHT_MVT_SQL) run on one
-// connection, p50/p95 and bytes, and the ratio baseline ÷ portal; --explain prints the plan of the
+// connection, p50/p95 and bytes, and the ratio baseline ÷ portal; it prints the plan (--no-explain not) of the
 // baseline's slowest tile, --skip-baseline leaves it out.
-// Usage: node bench/geo-tiles.mjs [--scale 1000000] [--tiles 300] [--samples 5] [--explain] [--skip-baseline]
+// Usage: node bench/geo-tiles.mjs [--scale 1000000] [--tiles 300] [--samples 5] [--no-explain] [--skip-baseline]
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { ensureGeoBenchDatabase } from './lib/geo-dataset.mjs';
+import { ensureGeoBenchDatabase, scaleSuffix } from './lib/geo-dataset.mjs';
 import { benchSessionCookie, buildProject, startService } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
 import { flag, option } from './lib/cli.mjs';
@@ -81,7 +81,8 @@ export async function measureGeoTiles({
   tiles: tileCount = 300,
   samples = 5,
   withBaseline = true,
-  explain = false,
+  // The plan of the slowest case, printed by default (issue 23: where a plan changes with scale).
+  explain = true,
 } = {}) {
   const databaseUrl = await ensureGeoBenchDatabase({ scale });
   await buildProject('@portal/locator');
@@ -229,7 +230,10 @@ export async function measureGeoTiles({
 
 /** Writes the figures to bench/results/geo-tiles.json and returns them. */
 export function writeGeoTilesResults(result) {
-  writeFileSync(new URL('./results/geo-tiles.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(
+    new URL(`./results/geo-tiles${scaleSuffix(result.dataset?.scale)}.json`, import.meta.url),
+    JSON.stringify(result, null, 2) + '\n',
+  );
   return result;
 }
 
@@ -239,7 +243,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     tiles: Number(option('tiles', '300')),
     samples: Number(option('samples', '5')),
     withBaseline: !flag('skip-baseline'),
-    explain: flag('explain'),
+    explain: !flag('no-explain'),
   });
   console.log(JSON.stringify(writeGeoTilesResults(result), null, 2));
   if (result.sideBySide) console.table(result.sideBySide.table);

@@ -13,7 +13,8 @@
 // --baseline-samples times after one warm-up (3: a deep OFFSET takes seconds, and then has no warm-up) — p50/p95 and the ratio of
 // the p95s (baseline ÷ portal); --explain prints the plan of the baseline's slowest case.
 // Usage: node bench/request-pager.mjs [--samples 20] [--requests 1000000] [--export-rows 100000]
-//        [--skip-export] [--force] [--skip-baseline] [--baseline-samples 3] [--explain]
+//        [--skip-export] [--force] [--skip-baseline] [--baseline-samples 3] [--baseline-subset] [--explain]
+//        [--sorts 'timeInQueue desc;created asc'] [--filters 'none;status QC check'] (only those)
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -26,101 +27,21 @@ import {
   stopProcesses,
   waitUntilReady,
 } from '../scripts/lib/processes.mjs';
-import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { ROOT, sleep } from '../scripts/lib/system.mjs';
 import { benchSessionCookie, buildProject } from './lib/services.mjs';
 import { percentile, round } from './stats.mjs';
 import { option, flag, benchLog } from './lib/cli.mjs';
 import { explainBaselineCombination, measureBaselineCombination } from './request-pager-baseline.mjs';
+import { ensureRequestsBenchDatabase, requestsBenchDatabase } from './lib/requests-dataset.mjs';
+
+// The generator moved to bench/lib/requests-dataset.mjs (one database per scale); bench/load.mjs imports it from here.
+export { ensureRequestsBenchDatabase, requestsBenchDatabase };
+export const REQUESTS_BENCH_DATABASE = requestsBenchDatabase(1_000_000);
 
 const require = createRequire(import.meta.url);
 
-export const REQUESTS_BENCH_DATABASE = 'portal_bench_requests';
 export const PAGER_TARGET_P95_MS = 50;
 const log = benchLog('request-pager');
-
-/**
- * Generates `count` requests in one statement per 100 000 (generate_series): types 70 % SAVI, 20 % AVS,
- * 10 % IRIS; 5 % can't locate; statuses spread over the workflow; 4 % priority; created over two years;
- * 2 000 users in 150 groups; points across the country; addresses from street and town lists.
- */
-async function generateRequests(client, count) {
-  const batch = 100_000;
-  for (let start = 0; start < count; start += batch) {
-    const n = Math.min(batch, count - start);
-    await client.query(
-      `INSERT INTO requests.requests
-         (request_type, request_sub_type, status, user_id, user_name, user_email, group_id, group_name, group_code,
-          address, lat, lng, point, cant_locate, priority, reference_string, created_at, updated_at,
-          status_changed_at, report_invoice_number, number_of_buildings, unit_price, property_type, rve_total)
-       SELECT t.type,
-              CASE WHEN t.cant THEN 'Can''t Locate' WHEN t.type = 'SAVI' THEN 'Replacement Value Estimate' END,
-              (ARRAY['New','Ready for QS','In progress','Pending','Cancelled_rejected','QC check','Query',
-                     'Dispatch','Delivered','Finalised'])[1 + (pg_temp.hashint(i * 7) % 10)],
-              md5('user' || (i % 2000))::uuid, 'User ' || (i % 2000), 'user' || (i % 2000) || '@bench.test',
-              md5('group' || (i % 150))::uuid, 'Insurer ' || (i % 150), 'INS' || (i % 150),
-              (1 + i % 250) || ' ' || (ARRAY['Main','Church','Kloof','Long','Voortrekker','Jan Smuts','Oak',
-                     'Nelson Mandela','Beach','Station'])[1 + i % 10] || ' Street, '
-                || (ARRAY['Stellenbosch','Pretoria','Durban','Bloemfontein','Polokwane','Gqeberha',
-                     'Kimberley','Mbombela','Cape Town','Johannesburg'])[1 + (i / 10) % 10],
-              lat, lng, ST_SetSRID(ST_MakePoint(lng, lat), 4326), t.cant, pg_temp.hashint(i * 13) % 25 = 0,
-              'KM' || lpad((i % 1000000)::text, 6, '0'),
-              now() - (pg_temp.hashint(i * 3) % (730 * 24 * 60)) * interval '1 minute',
-              now(), now(),
-              CASE WHEN pg_temp.hashint(i * 5) % 4 = 0 THEN 'INV-' || (i % 5000) END,
-              1 + i % 4, 1500 + (i % 7) * 250, (ARRAY['AGRICULTURAL','COMMERCIAL','RESIDENTIAL'])[1 + i % 3],
-              CASE WHEN pg_temp.hashint(i * 11) % 3 = 0 THEN 500000 + (i % 997) * 3000 END
-         FROM generate_series($1::bigint, $2::bigint) AS i,
-              LATERAL (SELECT CASE WHEN pg_temp.hashint(i) % 10 < 7 THEN 'SAVI' WHEN pg_temp.hashint(i) % 10 < 9 THEN 'AVS'
-                                   ELSE 'IRIS' END AS type,
-                              pg_temp.hashint(i * 17) % 20 = 0 AS cant,
-                              -34 + (pg_temp.hashint(i * 19) % 11000) / 1000.0 AS lat,
-                              18 + (pg_temp.hashint(i * 23) % 13000) / 1000.0 AS lng) t`,
-      [start + 1, start + n],
-    );
-    log(`  ${(start + n).toLocaleString('en-ZA')} of ${count.toLocaleString('en-ZA')} requests`);
-  }
-}
-
-/** portal_bench_requests, migrated, seeded and holding `count` requests (made once, then reused). */
-export async function ensureRequestsBenchDatabase({ count = 1_000_000, force = false } = {}) {
-  await buildProject('@portal/db');
-  const db = require(join(ROOT, 'libs/db/dist/index.js'));
-  const { Client } = require('pg');
-  const url = db.withDatabase(databaseUrl(), REQUESTS_BENCH_DATABASE);
-  const created = await db.ensureDatabase(url);
-  const applied = await db.runMigrations(url);
-  if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    if (created) {
-      const ds = db.createDataSource(url);
-      await ds.initialize();
-      await db.seed(ds);
-      await ds.destroy();
-    }
-    // A stable pseudo-random integer, so the dataset is the same on every machine.
-    await client.query(`CREATE OR REPLACE FUNCTION pg_temp.hashint(bigint) RETURNS bigint LANGUAGE sql IMMUTABLE
-                          AS $$ SELECT abs(hashtext($1::text))::bigint $$`);
-    const [{ n }] = (await client.query('SELECT count(*)::int AS n FROM requests.requests')).rows;
-    if (!force && n >= count) {
-      log(`${REQUESTS_BENCH_DATABASE} holds ${n.toLocaleString('en-ZA')} requests: reused`);
-      return url;
-    }
-    if (n > 0) await client.query('TRUNCATE requests.requests CASCADE');
-    const started = performance.now();
-    await generateRequests(client, count);
-    // VACUUM as autovacuum would after a bulk load: the visibility map lets the pager's index walks skip the heap.
-    await client.query('VACUUM ANALYZE requests.requests');
-    log(
-      `generated ${count.toLocaleString('en-ZA')} requests in ${round((performance.now() - started) / 1000)} s`,
-    );
-    return url;
-  } finally {
-    await client.end();
-  }
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -161,10 +82,63 @@ const FILTERS = [
   { label: 'created in one month', filters: { start_date: '2026-03-01', end_date: '2026-03-31' } },
 ];
 
+/**
+ * --baseline-subset: the plain approach only for 20-row pages of these sorts (every filter, first, middle
+ * and last page): at 5 000 000 requests a deep OFFSET takes half a minute, and all 243 took hours.
+ */
+const BASELINE_SUBSET_SORTS = ['default (priority desc, created desc)', 'created desc'];
+
 function pagerUrl(base, { filters, sort, page, limit }) {
   const query = new URLSearchParams({ page: String(page), limit: String(limit), ...filters });
   if (sort) query.set('sort_object', JSON.stringify(sort));
   return `${base}/api/v1.0/request/pager/?${query}`;
+}
+
+/**
+ * The portal's own plans for one combination (issue 23: the plan of the slowest case at each scale): the
+ * service's requestPage (its build) in this process over its own pool, called once to read its kept list
+ * (waiting for it, as the service's first request does), then again with every statement it sends run
+ * under EXPLAIN (ANALYZE, BUFFERS) as well — the steady state the bench's samples measure.
+ */
+export async function explainPortalCombination(url, { filters, sort, limit, page }) {
+  const db = require(join(ROOT, 'libs/db/dist/index.js'));
+  const dist = (file) => require(join(ROOT, 'services/requests/dist/queue', file));
+  const { requestPage, settleKeptLists } = dist('pager.js');
+  const { parseRequestFilters } = dist('filters.js');
+  const { parseSort, STAFF_DEFAULT_SORT } = dist('sort.js');
+  const ds = db.createDataSource(url);
+  await ds.initialize();
+  const plans = [];
+  let explaining = false;
+  const traced = new Proxy(ds, {
+    get(target, property) {
+      if (property !== 'query') return Reflect.get(target, property);
+      return async (sql, params) => {
+        if (explaining) {
+          const plan = await target.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+          plans.push(plan.map((row) => row['QUERY PLAN']).join('\n'));
+        }
+        return target.query(sql, params);
+      };
+    },
+  });
+  try {
+    const input = {
+      filters: parseRequestFilters(filters),
+      ownerId: null,
+      sort: parseSort(sort ? JSON.stringify(sort) : undefined, STAFF_DEFAULT_SORT),
+      page,
+      limit,
+    };
+    await requestPage(traced, input, { wait: true });
+    explaining = true;
+    await requestPage(traced, input);
+    explaining = false;
+    await settleKeptLists(traced);
+    return plans.join('\n---\n');
+  } finally {
+    await ds.destroy();
+  }
 }
 
 export async function measureRequestPager({
@@ -174,6 +148,11 @@ export async function measureRequestPager({
   withBaseline = true,
   baselineSamples = 3,
   explain = false,
+  baselineSubset = false,
+  /** Only these sorts (their labels), e.g. to measure one again. */
+  sorts = null,
+  /** Only these filters (their labels). */
+  filters = null,
 } = {}) {
   const url = await ensureRequestsBenchDatabase({ count, force });
   await buildProject('@portal/requests');
@@ -196,7 +175,7 @@ export async function measureRequestPager({
     varDir: join(ROOT, 'var', 'bench'),
     env: { LOG_LEVEL: 'warn' },
   });
-  const service = startProcess(spec, { logFile: join(ROOT, 'var', 'bench', 'request-pager.log') });
+  const service = startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `request-pager-${count}.log`) });
   const combinations = [];
   let pg = null;
   if (withBaseline) {
@@ -205,19 +184,35 @@ export async function measureRequestPager({
     await pg.connect();
   }
   let sideBySide = null;
+  let slowestPortal = null;
+  const failures = [];
   try {
     await waitUntilReady(service);
     const base = `http://127.0.0.1:${spec.port}`;
     for (const filter of FILTERS) {
-      for (const { label: sortLabel, sort } of SORTS) {
+      for (const { label: sortLabel, sort } of SORTS.filter((s) => !sorts || sorts.includes(s.label))) {
+        if (filters && !filters.includes(filter.label)) continue;
         const sizes = sort === null && filter.label.startsWith('default') ? [20, 100, 1000] : [20, 100];
         for (const limit of sizes) {
           const first = await timedGet(
             pagerUrl(base, { filters: filter.filters, sort, page: 1, limit }),
             adminCookie,
           );
-          if (first.status !== 200)
-            throw new Error(`pager answered ${first.status}: ${first.body.slice(0, 300)}`);
+          if (first.status !== 200) {
+            // Measured and reported, not fatal: the other combinations still run (e.g. a count past the
+            // statement timeout at 5 M answers 500).
+            failures.push({
+              filter: filter.label,
+              sort: sortLabel,
+              limit,
+              page: 'first',
+              status: first.status,
+            });
+            log(
+              `${filter.label} | ${sortLabel} | ${limit}: the pager answered ${first.status}: ${first.body.slice(0, 200)}`,
+            );
+            continue;
+          }
           const { total } = JSON.parse(first.body);
           const lastPage = Math.max(1, Math.ceil(total / limit));
           for (const [where, page] of [
@@ -228,8 +223,20 @@ export async function measureRequestPager({
             const pageUrl = pagerUrl(base, { filters: filter.filters, sort, page, limit });
             for (let i = 0; i < 2; i++) await timedGet(pageUrl, adminCookie);
             const times = [];
-            for (let i = 0; i < samples; i++) times.push((await timedGet(pageUrl, adminCookie)).ms);
+            let failed = 0;
+            for (let i = 0; i < samples; i++) {
+              const answer = await timedGet(pageUrl, adminCookie);
+              times.push(answer.ms);
+              if (answer.status !== 200) failed++;
+            }
+            if (failed > 0) {
+              failures.push({ filter: filter.label, sort: sortLabel, limit, page: where, failed });
+              log(
+                `${filter.label} | ${sortLabel} | ${limit} | ${where}: ${failed} of ${samples} answers failed`,
+              );
+            }
             const row = {
+              combination: { filters: filter.filters, sort, limit, page },
               filter: filter.label,
               sort: sortLabel,
               limit,
@@ -239,14 +246,12 @@ export async function measureRequestPager({
               p95: round(percentile(times, 95)),
             };
             // The plain approach for the same combination, right after it (issue 23, side by side).
-            if (pg) {
-              const combination = { filters: filter.filters, sort, limit, page };
-              const plain = await measureBaselineCombination(pg, combination, baselineSamples);
+            if (pg && (!baselineSubset || (limit === 20 && BASELINE_SUBSET_SORTS.includes(sortLabel)))) {
+              const plain = await measureBaselineCombination(pg, row.combination, baselineSamples);
               if (plain.total !== total)
                 throw new Error(`baseline counted ${plain.total}, the pager ${total} (${row.filter})`);
               row.baseline = { p50: plain.p50, p95: plain.p95 };
               row.ratioP95 = round(plain.p95 / row.p95, 2);
-              row.combination = combination;
             }
             combinations.push(row);
             log(
@@ -267,6 +272,7 @@ export async function measureRequestPager({
         approach:
           'SELECT count(*) … WHERE <filters>; SELECT <row columns> … WHERE <filters> ORDER BY <sort>, id LIMIT n OFFSET m, straight on one connection',
         baselineSamples,
+        combinations: withPlain.length,
         portalP95Worst: Math.max(...withPlain.map((c) => c.p95)),
         portalP95Median: round(
           percentile(
@@ -305,6 +311,20 @@ export async function measureRequestPager({
         );
       }
     }
+    // The portal's slowest case, its plans printed at every scale (a plan that changes with scale shows).
+    const slowest = combinations.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+    slowestPortal = {
+      filter: slowest.filter,
+      sort: slowest.sort,
+      limit: slowest.limit,
+      page: slowest.page,
+      p50: slowest.p50,
+      p95: slowest.p95,
+      plan: await explainPortalCombination(url, slowest.combination),
+    };
+    log(
+      `the pager's slowest case (${slowest.filter} | ${slowest.sort} | ${slowest.limit} | ${slowest.page}, p95 ${slowest.p95} ms): EXPLAIN (ANALYZE, BUFFERS) of its statements\n${slowestPortal.plan}`,
+    );
   } finally {
     await pg?.end();
     await stopProcesses([service]);
@@ -318,6 +338,8 @@ export async function measureRequestPager({
     p95Worst: Math.max(...all),
     p95Median: round(percentile(all, 50)),
     overTarget: combinations.filter((c) => c.p95 > PAGER_TARGET_P95_MS),
+    failures,
+    slowest: slowestPortal,
     target: `p95 ≤ ${PAGER_TARGET_P95_MS} ms each`,
     sideBySide,
     rows: combinations,
@@ -337,8 +359,8 @@ function rssMb(pid) {
  * (POST export_to_excel with filters; the job polled until done): wall time, and the worker's resident
  * memory sampled every 100 ms before and during the job. Flat memory is the point: the rows are streamed.
  */
-export async function measureXlsxExport({ rows = 100_000 } = {}) {
-  const url = await ensureRequestsBenchDatabase({});
+export async function measureXlsxExport({ rows = 100_000, count = 1_000_000 } = {}) {
+  const url = await ensureRequestsBenchDatabase({ count });
   await buildProject('@portal/requests');
   const db = require(join(ROOT, 'libs/db/dist/index.js'));
   const ds = db.createDataSource(url);
@@ -357,10 +379,10 @@ export async function measureXlsxExport({ rows = 100_000 } = {}) {
     ports,
     only: ['requests', 'requests-worker'],
     varDir: join(ROOT, 'var', 'bench'),
-    env: { LOG_LEVEL: 'warn', REQUEST_QUEUE_PREFIX: 'bench-xlsx', REQUEST_JOB_CONCURRENCY: '1' },
+    env: { LOG_LEVEL: 'warn', REQUEST_QUEUE_PREFIX: `bench-xlsx-${count}`, REQUEST_JOB_CONCURRENCY: '1' },
   });
   const running = specs.map((spec) =>
-    startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `xlsx-${spec.name}.log`) }),
+    startProcess(spec, { logFile: join(ROOT, 'var', 'bench', `xlsx-${count}-${spec.name}.log`) }),
   );
   try {
     await Promise.all(running.map((process) => waitUntilReady(process)));
@@ -415,10 +437,21 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     withBaseline: !flag('skip-baseline'),
     baselineSamples: Number(option('baseline-samples', 3)),
     explain: flag('explain'),
+    baselineSubset: flag('baseline-subset'),
+    sorts: option('sorts', null)?.split(';') ?? null,
+    filters: option('filters', null)?.split(';') ?? null,
   });
   if (!flag('skip-export'))
-    result.xlsxExport = await measureXlsxExport({ rows: Number(option('export-rows', 100_000)) });
-  writeFileSync(join(ROOT, 'bench/results/request-pager.json'), JSON.stringify(result, null, 2) + '\n');
+    result.xlsxExport = await measureXlsxExport({
+      rows: Number(option('export-rows', 100_000)),
+      count: result.requests,
+    });
+  const scale =
+    result.requests === 1_000_000 ? '' : `-${requestsBenchDatabase(result.requests).split('_').pop()}`;
+  writeFileSync(
+    join(ROOT, `bench/results/request-pager${scale}.json`),
+    JSON.stringify(result, null, 2) + '\n',
+  );
   const { rows, ...summary } = result;
   console.log(JSON.stringify({ ...summary, rows: rows.length }, null, 2));
   await sleep(0);

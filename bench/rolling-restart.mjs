@@ -13,6 +13,15 @@
 // 250 ms; a POST then fails): reported for comparison, not a target.
 // Usage: node bench/rolling-restart.mjs [--clients 20] [--single-only | --skip-single]
 //        (or: node bench/run.mjs --only rolling-restart)
+//
+// --compose: the same load and the same restarts against the compose deployment (docker/compose.yml: two
+// instances of every service, `<name>` and `<name>-2`, behind the gateway), already up: each instance in
+// turn is stopped (`compose stop`: SIGTERM, then SIGKILL after --stop-timeout, default 30 s), started and
+// waited for until its health check says healthy. The request console's request and the densest tiles are
+// read with psql in the postgres container. Writes bench/results/rolling-restart-compose.json.
+//   node bench/rolling-restart.mjs --compose [--gateway http://localhost:8080] [--compose-command "docker compose"]
+// (podman-compose is used when `docker compose` is not there.)
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { startProcess, waitUntilReady } from '../scripts/lib/processes.mjs';
@@ -38,15 +47,22 @@ const log = benchLog('rolling-restart');
  */
 async function callMix(portal) {
   const tiles = await denseTiles(portal.geoUrl, 50);
-  const queries = await geocodeQueries();
-  const pager = pagerPaths();
   const { default: pg } = await import('pg');
   const db = new pg.Client({ connectionString: portal.requestsUrl });
   await db.connect();
   const {
     rows: [{ id: requestId }],
-  } = await db.query(`SELECT id FROM requests.requests WHERE request_type = 'SAVI' ORDER BY id LIMIT 1`);
+  } = await db.query(FIRST_SAVI_REQUEST);
   await db.end();
+  return mixOf({ tiles, requestId });
+}
+
+const FIRST_SAVI_REQUEST = `SELECT id FROM requests.requests WHERE request_type = 'SAVI' ORDER BY id LIMIT 1`;
+
+/** The calls, given the densest tiles and a SAVi request's id (what the report builder's GET reads). */
+async function mixOf({ tiles, requestId }) {
+  const queries = await geocodeQueries();
+  const pager = pagerPaths();
   let n = 0;
   const pick = (list) => list[n++ % list.length];
   const run = Date.now().toString(36);
@@ -310,11 +326,122 @@ export async function measureRestarts({ instances = 2, clients = 20, settleMs = 
       clients,
       seconds: round(seconds),
       ...summary,
-      restarts: restarts.map(({ signalled, readyAt, ...rest }) => rest),
+      restarts: restarts.map(({ signalled: _signalled, readyAt: _readyAt, ...rest }) => rest),
     };
   } finally {
     await portal.stop();
   }
+}
+
+// ---- the compose deployment ----
+
+/** `docker compose` when the docker CLI has it (and a daemon), else podman-compose; or says neither runs. */
+function composeCommand(given) {
+  if (given) return given.split(' ');
+  const docker = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+  if (docker.status === 0) return ['docker', 'compose'];
+  if (spawnSync('podman-compose', ['version'], { encoding: 'utf8' }).status === 0) return ['podman-compose'];
+  throw new Error(
+    'neither `docker compose` nor podman-compose runs here: start the compose deployment where containers run, or use the process mode (without --compose)',
+  );
+}
+
+function composeRunner(command) {
+  const file = new URL('../docker/compose.yml', import.meta.url).pathname;
+  const engine = command[0] === 'podman-compose' ? 'podman' : command[0];
+  const run = (args, { allowFail = false } = {}) => {
+    const result = spawnSync(command[0], [...command.slice(1), '-f', file, ...args], { encoding: 'utf8' });
+    if (result.status !== 0 && !allowFail)
+      throw new Error(`${command.join(' ')} ${args.join(' ')}: ${result.stderr || result.stdout}`);
+    return result.stdout.trim();
+  };
+  const inspect = (id, format) =>
+    spawnSync(engine, ['inspect', '--format', format, id], { encoding: 'utf8' }).stdout.trim();
+  return {
+    run,
+    container: (service) => run(['ps', '-aq', service]).split('\n')[0],
+    health: (id) => inspect(id, '{{if .State.Health}}{{.State.Health.Status}}{{end}}'),
+    exitCode: (id) => Number(inspect(id, '{{.State.ExitCode}}')),
+    /** Rows of a query in the deployment's database (psql in the postgres container), as arrays. */
+    sql: (query) =>
+      run(['exec', '-T', 'postgres', 'psql', '-U', 'postgres', '-d', 'portal', '-AtF', ',', '-c', query])
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(',')),
+  };
+}
+
+/**
+ * Each instance of each routed service of the compose deployment restarted in turn under the load, through
+ * its gateway: stopped (SIGTERM; the service drains as in the process mode), started, healthy again.
+ */
+export async function measureComposeRestarts({
+  clients = 20,
+  settleMs = 1_000,
+  gateway = 'http://localhost:8080',
+  command,
+  stopTimeout = 30,
+} = {}) {
+  const compose = composeRunner(composeCommand(command));
+  const services = routedServices();
+  const tileRows = compose.sql(
+    `WITH c AS (SELECT ST_X(ST_PointOnSurface(geom)) AS lng, ST_Y(ST_PointOnSurface(geom)) AS lat FROM geo.parcels)
+     SELECT floor((lng + 180) / 360 * 16384)::int, floor((1 - ln(tan(radians(lat)) + 1 / cos(radians(lat))) / pi()) / 2 * 16384)::int
+     FROM c GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 50`,
+  );
+  const [[requestId] = []] = compose.sql(FIRST_SAVI_REQUEST);
+  if (!tileRows.length || !requestId)
+    throw new Error(
+      'the compose database has no parcels or no SAVi request: load geodata and log a request first',
+    );
+  const mix = await mixOf({ tiles: tileRows.map(([x, y]) => ({ x: Number(x), y: Number(y) })), requestId });
+  const cookie = await adminCookie(gateway);
+  await checkMix(gateway, cookie, mix);
+  log(`compose: 2 instances of ${services.join(', ')}; ${clients} clients through ${gateway}`);
+  const load = startLoad(gateway, cookie, mix, clients);
+  await sleep(3_000);
+  const restarts = [];
+  for (const service of services) {
+    for (const instance of [service, `${service}-2`]) {
+      const id = compose.container(instance);
+      const signalled = Date.now();
+      compose.run(['stop', '-t', String(stopTimeout), instance]);
+      const exitedAt = Date.now();
+      const exitCode = compose.exitCode(id);
+      compose.run(['start', instance]);
+      while (compose.health(compose.container(instance)) !== 'healthy') await sleep(250);
+      const readyAt = Date.now();
+      await sleep(settleMs);
+      const during = load.outcomes.filter((o) => o.at >= signalled && o.at <= Date.now());
+      const failed = during.filter(isFailure).length;
+      log(
+        `${instance}: stopped in ${exitedAt - signalled} ms (exit ${exitCode}), healthy ${readyAt - exitedAt} ms later; ${during.length} requests meanwhile, ${failed} failed`,
+      );
+      restarts.push({
+        instance,
+        exitCode,
+        stopMs: exitedAt - signalled,
+        startMs: readyAt - exitedAt,
+        requestsMeanwhile: during.length,
+        failedMeanwhile: failed,
+      });
+    }
+  }
+  await sleep(2_000);
+  const { seconds } = await load.stop();
+  const summary = summarise(load.outcomes);
+  log(`compose: ${summary.requests} requests in ${round(seconds)} s, ${summary.failed} failed`);
+  return {
+    deployment: 'docker/compose.yml',
+    instancesPerService: 2,
+    services,
+    clients,
+    seconds: round(seconds),
+    ...summary,
+    restarts,
+    target: '0 failed requests',
+    pass: summary.failed === 0,
+  };
 }
 
 export async function measureRollingRestart({ clients = 20, single = true, multi = true } = {}) {
@@ -337,7 +464,20 @@ export function writeRollingRestartResults(result) {
   return result;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href && flag('compose')) {
+  const result = await measureComposeRestarts({
+    clients: Number(option('clients', '20')),
+    gateway: option('gateway', 'http://localhost:8080'),
+    command: option('compose-command', undefined),
+    stopTimeout: Number(option('stop-timeout', '30')),
+  });
+  writeFileSync(
+    new URL('./results/rolling-restart-compose.json', import.meta.url),
+    JSON.stringify(result, null, 2) + '\n',
+  );
+  console.log(JSON.stringify(result, null, 2));
+  if (!result.pass) process.exitCode = 1;
+} else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = writeRollingRestartResults(
     await measureRollingRestart({
       clients: Number(option('clients', '20')),

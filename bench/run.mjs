@@ -15,10 +15,10 @@ import {
 } from '../scripts/lib/processes.mjs';
 import { ROOT } from '../scripts/lib/system.mjs';
 import { BENCH_PROCESS_ENV } from './lib/services.mjs';
-import { measureLoginPage } from './login-page.mjs';
+import { measureScreens, writeScreensResults } from './screens.mjs';
 import { measureGatewayOverhead } from './gateway-overhead.mjs';
 import { measurePageForModel, writePageForModelResults } from './page-for-model.mjs';
-import { measureGeoImport } from './geo-import.mjs';
+import { measureGeoImport, measureOsmSideBySide } from './geo-import.mjs';
 import { measureGeoSearch, writeGeoSearchResults } from './geo-search.mjs';
 import { measureGeoTiles, writeGeoTilesResults } from './geo-tiles.mjs';
 import { measureSaviTiming, writeSaviTimingResults } from './savi-timing.mjs';
@@ -42,7 +42,7 @@ const only =
     : null;
 const wanted = (name) => !only || only.includes(name);
 const NAMES = [
-  'loginPage',
+  'screens',
   'gatewayOverhead',
   'pageForModel',
   'geoImport',
@@ -67,13 +67,19 @@ if (unknown.length) {
   process.exit(2);
 }
 
-await exitOnPrepareError(() => prepare());
+await exitOnPrepareError(() => prepare({ osm2pgsql: wanted('geoImport') }));
 /** The benchmarks in order: each a thunk, given the gateway and identity of the portal started here. */
 const benchmarks = {
-  loginPage: ({ gateway }) => measureLoginPage(gateway, 15),
+  // Every screen, cold, in Chromium through the portal started here (5 loads each).
+  screens: async ({ gateway }) => writeScreensResults(await measureScreens({ baseUrl: gateway, runs: 5 })),
   gatewayOverhead: ({ gateway, identity }) => measureGatewayOverhead(gateway, identity, 8),
   pageForModel: async () => writePageForModelResults(await measurePageForModel({ users: 100_000 })),
-  geoImport: () => measureGeoImport({ addresses: 200_000, parcels: 100_000 }),
+  // The synthetic extract and GeoJSON, then the generated world at 1 M beside osm2pgsql (10 M: by hand,
+  // node bench/geo-import.mjs --scales 10000000, it takes hours).
+  geoImport: async () => ({
+    ...(await measureGeoImport({ addresses: 200_000, parcels: 100_000 })),
+    osm2pgsql: await measureOsmSideBySide({ scales: [1_000_000] }),
+  }),
   geoSearch: async () => writeGeoSearchResults(await measureGeoSearch({ scale: 1_000_000 })),
   geoTiles: async () => writeGeoTilesResults(await measureGeoTiles({ scale: 1_000_000 })),
   // Starts its own portal on the geodata bench database (a browser per run).
@@ -103,7 +109,7 @@ const benchmarks = {
 if (Object.keys(benchmarks).join() !== NAMES.join())
   throw new Error('bench/run.mjs: NAMES and benchmarks differ.');
 // The portal started here serves the benchmarks that take a running one.
-const needsPortal = ['loginPage', 'gatewayOverhead', 'realtimeLatency'].some(wanted);
+const needsPortal = ['screens', 'gatewayOverhead', 'realtimeLatency'].some(wanted);
 const ports = await freePortsForAll();
 const table = portalProcesses({ ports, varDir: join(ROOT, 'var', 'bench'), env: BENCH_PROCESS_ENV });
 const running = needsPortal

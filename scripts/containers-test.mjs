@@ -19,10 +19,13 @@
 // minbase from Debian's archive (debootstrap) plus this machine's Node (`which node`) and npm, imported
 // as localhost/portal-node:20 and passed to every Dockerfile as NODE_IMAGE.
 //
+// Then Prometheus (Debian's package, on the host) scrapes every process and loads the alert rules of
+// docker/monitoring (scripts/monitoring.mjs).
+//
 // Pods use the host's network, so every process is moved off the ports a local `npm start` uses
 // (+20000: the gateway on 28080). State: a throwaway database `portal_containers_test` on the local
 // PostgreSQL (DATABASE_URL's server) and Redis database 11 of the local Redis (REDIS_URL's server).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -36,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateManifests, toYaml } from './k8s-manifests.mjs';
+import { alertRuleGroups, dashboardProblems, prometheusConfig, scrapeTargets } from './monitoring.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -267,6 +271,8 @@ const podmanManifests = () =>
     serviceHost: () => '127.0.0.1',
     port: (name, port) => artefactPorts[name] ?? port + PORT_SHIFT,
     replicas: () => 1,
+    // The local PostgreSQL through portal-secrets (no CloudNativePG here, so no read replica).
+    database: 'secret',
   });
 function kubeYaml(files, which) {
   const docs = which.flatMap((f) => files[f]).map((d) => structuredClone(d));
@@ -483,6 +489,8 @@ async function main() {
     expect(answer.status < 500, `GET ${path} through the gateway: ${answer.status}`);
   }
 
+  await checkPrometheus();
+
   step(`one remote rolled out alone: ${ROLLED_REMOTE.image} rebuilt with a change, its Deployment replaced`);
   const started = (container) =>
     podman(['inspect', '--format', '{{.State.StartedAt}}', container], { quiet: true }).stdout.trim();
@@ -528,6 +536,82 @@ async function main() {
   );
 
   console.log('\ncontainers test passed');
+}
+
+/**
+ * Prometheus (Debian's `prometheus` package, as no image registry is reachable here) with the rules of
+ * docker/monitoring and every process of the pods as a target (the same scrapeTargets as the compose
+ * file's prometheus.yml, on this run's ports): every target must be scraped (up) and every rule loaded.
+ * promtool checks the configuration and the rules first. Skipped, saying so, without the package.
+ */
+async function checkPrometheus() {
+  step('Prometheus scrapes every service and worker, and loads the alert rules');
+  if (!which('prometheus') || !which('promtool')) {
+    console.log('skipped: no prometheus/promtool (apt-get install -y prometheus)');
+    return;
+  }
+  const dir = join(work, 'prometheus');
+  mkdirSync(dir, { recursive: true });
+  const targets = scrapeTargets({
+    host: () => '127.0.0.1',
+    port: (_name, p) => p + PORT_SHIFT,
+    instances: () => 1,
+  });
+  writeFileSync(join(dir, 'alerts.yml'), toYaml([{ groups: alertRuleGroups() }]));
+  writeFileSync(join(dir, 'prometheus.yml'), toYaml([prometheusConfig(targets, ['alerts.yml'])]));
+  for (const args of [
+    ['check', 'config', join(dir, 'prometheus.yml')],
+    ['check', 'rules', join(dir, 'alerts.yml')],
+  ]) {
+    const checked = spawnSync('promtool', args, { encoding: 'utf8' });
+    expect(
+      checked.status === 0,
+      `promtool ${args.slice(0, 2).join(' ')}: ${checked.stdout.trim().split('\n').pop()}`,
+    );
+  }
+  const address = `127.0.0.1:${9090 + PORT_SHIFT}`;
+  const prometheus = spawn(
+    'prometheus',
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=${address}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    await waitFor(`http://${address}/-/ready`, 60);
+    let down = targets.map((t) => t.target);
+    for (let i = 0; i < 60 && down.length; i++) {
+      await sleep(1000);
+      const { data } = await (await fetch(`http://${address}/api/v1/targets`)).json();
+      const up = new Set(data.activeTargets.filter((t) => t.health === 'up').map((t) => t.labels.instance));
+      down = targets.map((t) => t.target).filter((t) => !up.has(t));
+    }
+    expect(
+      down.length === 0,
+      `every one of the ${targets.length} targets scraped (down: ${down.join(', ') || 'none'})`,
+    );
+    const { data } = await (await fetch(`http://${address}/api/v1/rules`)).json();
+    const loaded = data.groups.flatMap((g) => g.rules).length;
+    const wanted = alertRuleGroups().flatMap((g) => g.rules).length;
+    expect(loaded === wanted, `Prometheus loaded the ${wanted} alert rules (${loaded})`);
+    const queues = await (
+      await fetch(`http://${address}/api/v1/query?query=${encodeURIComponent('count(queue_jobs)')}`)
+    ).json();
+    expect(queues.data.result.length === 1, 'the workers report their queues (queue_jobs)');
+    // What the provisioned Grafana dashboard draws: every query answered, the panels every portal has
+    // with series (Grafana's own image needs a registry this machine cannot reach; its dashboard is these).
+    let problems = [];
+    for (let i = 0; i < 20; i++) {
+      problems = await dashboardProblems(`http://${address}`);
+      if (problems.length === 0) break;
+      await sleep(3000);
+    }
+    expect(problems.length === 0, `the Grafana dashboard's queries draw (${problems.join('; ') || 'all'})`);
+  } finally {
+    prometheus.kill('SIGTERM');
+  }
 }
 
 main()

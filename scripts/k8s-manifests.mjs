@@ -14,6 +14,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { alertRuleGroups, SCRAPE_INTERVAL } from './monitoring.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'docker/k8s');
@@ -48,6 +49,32 @@ const REMOTE_FOLDERS = {
 };
 /** The port a static artefact's container answers /health and /ready on (docker/publish-static.mjs). */
 const PUBLISHER_PORT = 8081;
+/**
+ * The PostgreSQL of the portal (database.yaml): a CloudNativePG cluster. CNPG makes the Services
+ * `<name>-rw` (the primary) and `<name>-ro` (the replicas) and the Secret `<name>-app` (the owner's
+ * username, password and `uri`, which points at `-rw`).
+ */
+const DB_CLUSTER = 'portal-db';
+/** Processes with a read pool of their own (DATABASE_READ_URL: the replicas, `-ro`). */
+const READ_REPLICA_USERS = new Set(['locator']);
+/**
+ * Sizing at 10 M addresses (docs/operations.md "Sizing at 10 M addresses"). ESTIMATED until the 10 M run's
+ * figures land in bench/README.md: the geo schema measured at 1.64 KB per address (165 MB for 101 003
+ * addresses with their parcels, buildings, POIs and farms, indexes included) × 10 M = 16.5 GB; the
+ * requests at 1.98 GB per million (portal_bench_requests) × 5 M = 9.9 GB; with the WAL kept apart.
+ */
+const DB_SIZING = {
+  storage: '80Gi',
+  walStorage: '20Gi',
+  cpu: '2',
+  memory: '8Gi',
+  /**
+   * 10 per pool (node-postgres' default) × the processes at the HPAs' and KEDA's maxima: 44 service pods
+   * + 16 worker pods = 600, plus a listener per request-console worker and CNPG's own; a replica needs at
+   * least the primary's value.
+   */
+  maxConnections: '700',
+};
 
 const envName = (name) => name.toUpperCase().replace(/-/g, '_');
 const labels = (name, tier) => ({
@@ -69,6 +96,9 @@ export function generateManifests(options = {}) {
   const serviceHost = options.serviceHost ?? ((name) => name);
   const hostNetwork = options.hostNetwork ?? false;
   const replicas = options.replicas ?? ((n) => n);
+  // 'cnpg': DATABASE_URL from the CloudNativePG cluster's Secret (database.yaml); 'secret': from
+  // portal-secrets (a managed PostgreSQL, or the containers test's local one), no read replica.
+  const database = options.database ?? 'cnpg';
   const table = JSON.parse(readFileSync(join(root, 'config/services.json'), 'utf8'));
   const remotes = JSON.parse(readFileSync(join(root, 'config/remotes.docker.json'), 'utf8'));
   const files = {};
@@ -82,6 +112,31 @@ export function generateManifests(options = {}) {
       throw new Error(`worker '${s.name}' has no queue in scripts/k8s-manifests.mjs (WORKER_QUEUES)`);
   }
 
+  const databaseUrlEnv =
+    database === 'cnpg'
+      ? { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: `${DB_CLUSTER}-app`, key: 'uri' } } }
+      : {
+          name: 'DATABASE_URL',
+          valueFrom: { secretKeyRef: { name: 'portal-secrets', key: 'DATABASE_URL' } },
+        };
+  // The read replicas: the same owner through `-ro` (Kubernetes expands $(VAR) of variables set before).
+  const readReplicaEnv =
+    database === 'cnpg'
+      ? [
+          {
+            name: 'DATABASE_USER',
+            valueFrom: { secretKeyRef: { name: `${DB_CLUSTER}-app`, key: 'username' } },
+          },
+          {
+            name: 'DATABASE_PASSWORD',
+            valueFrom: { secretKeyRef: { name: `${DB_CLUSTER}-app`, key: 'password' } },
+          },
+          {
+            name: 'DATABASE_READ_URL',
+            value: `postgresql://$(DATABASE_USER):$(DATABASE_PASSWORD)@${DB_CLUSTER}-ro:5432/portal`,
+          },
+        ]
+      : [];
   const commonEnv = [
     { name: 'NODE_ENV', value: 'production' },
     { name: 'HOST', value: hostNetwork ? '127.0.0.1' : '0.0.0.0' },
@@ -92,7 +147,7 @@ export function generateManifests(options = {}) {
       name: 'COOKIE_SECURE',
       valueFrom: { configMapKeyRef: { name: 'portal-settings', key: 'COOKIE_SECURE' } },
     },
-    { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'portal-secrets', key: 'DATABASE_URL' } } },
+    databaseUrlEnv,
     { name: 'REDIS_URL', valueFrom: { secretKeyRef: { name: 'portal-secrets', key: 'REDIS_URL' } } },
   ];
   const probes = (p, startSeconds = 5) => ({
@@ -127,7 +182,9 @@ export function generateManifests(options = {}) {
             ? {
                 annotations: {
                   'prometheus.io/scrape': 'true',
-                  'prometheus.io/port': String(container.ports[0].containerPort),
+                  'prometheus.io/port': String(
+                    (container.ports.find((p) => p.name === 'metrics') ?? container.ports[0]).containerPort,
+                  ),
                   'prometheus.io/path': '/metrics',
                 },
               }
@@ -225,6 +282,7 @@ export function generateManifests(options = {}) {
       metadata: { name: 'portal-secrets', labels: labels('portal-secrets', 'config') },
       type: 'Opaque',
       stringData: {
+        // Only with a managed PostgreSQL instead of database.yaml (generateManifests({ database: 'secret' })).
         DATABASE_URL: 'postgres://portal:change-me@postgres.example.org:5432/portal',
         REDIS_URL: 'redis://redis.example.org:6379',
         REDIS_ADDRESS: 'redis.example.org:6379',
@@ -248,7 +306,8 @@ export function generateManifests(options = {}) {
       kind: 'Job',
       metadata: { name: 'portal-migrate', labels: labels('portal-migrate', 'job') },
       spec: {
-        backoffLimit: 3,
+        // The database may still be starting (a new CNPG cluster takes a minute or two): tries again.
+        backoffLimit: 10,
         template: {
           metadata: { labels: labels('portal-migrate', 'job') },
           spec: {
@@ -261,12 +320,7 @@ export function generateManifests(options = {}) {
                 imagePullPolicy: 'IfNotPresent',
                 securityContext: containerSecurity,
                 command: ['node', 'libs/db/dist/cli.js', 'migrate'],
-                env: [
-                  {
-                    name: 'DATABASE_URL',
-                    valueFrom: { secretKeyRef: { name: 'portal-secrets', key: 'DATABASE_URL' } },
-                  },
-                ],
+                env: [databaseUrlEnv],
                 resources: {
                   requests: { cpu: '100m', memory: '128Mi' },
                   limits: { cpu: '1', memory: '512Mi' },
@@ -279,17 +333,26 @@ export function generateManifests(options = {}) {
     },
   ];
 
+  if (database === 'cnpg') files['database.yaml'] = databaseManifests();
+  files['monitoring.yaml'] = monitoringManifests();
+
   // The gateway: the one portal URL, behind the Ingress.
   const gw = table.gateway;
   const gwPort = port(gw.name, gw.port);
+  // The gateway's /metrics on a port of its own (its own port is public): named `metrics` for its PodMonitor.
+  const gwMetricsPort = port(`${gw.name}-metrics`, gw.metricsPort);
   files['gateway.yaml'] = [
     deployment('gateway', 'service', {
       replicas: 2,
       container: {
-        ports: [{ name: 'http', containerPort: gwPort }],
+        ports: [
+          { name: 'http', containerPort: gwPort },
+          { name: 'metrics', containerPort: gwMetricsPort },
+        ],
         env: [
           ...commonEnv.filter((e) => !['DATABASE_URL', 'VAR_DIR', 'JWT_PUBLIC_KEY_FILE'].includes(e.name)),
           { name: 'PORT', value: String(gwPort) },
+          { name: 'METRICS_PORT', value: String(gwMetricsPort) },
           { name: 'SHELL_DIST', value: '/srv/web/shell' },
           { name: 'GATEWAY_REMOTES_FILE', value: '/etc/portal/remotes/remotes.json' },
           { name: 'GATEWAY_TRUST_PROXY', value: 'true' },
@@ -365,6 +428,7 @@ export function generateManifests(options = {}) {
       ...commonEnv,
       { name: 'PORT', value: String(p) },
       ...(s.name === 'identity' ? [{ name: 'JWT_PRIVATE_KEY_FILE', value: '/keys/jwt-private.pem' }] : []),
+      ...(READ_REPLICA_USERS.has(s.name) ? readReplicaEnv : []),
       // A Service keeps sending new connections to a stopping pod until its endpoint is taken out, a moment
       // after SIGTERM: the service keeps listening (answering with Connection: close, /ready 503) for 5 s
       // first — the usual preStop pause, without a hook (server-kit's drainAndClose).
@@ -464,7 +528,7 @@ export function generateManifests(options = {}) {
     ];
   }
 
-  const order = ['config.yaml', 'storage.yaml', 'migrate-job.yaml'];
+  const order = ['config.yaml', 'storage.yaml', 'database.yaml', 'migrate-job.yaml'].filter((f) => files[f]);
   files['kustomization.yaml'] = [
     {
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
@@ -478,6 +542,144 @@ export function generateManifests(options = {}) {
     },
   ];
   return files;
+}
+
+/**
+ * The PostgreSQL the portal needs at 10 M addresses (docs/operations.md): a CloudNativePG `Cluster` of one
+ * primary and one streaming replica (the locator's reads, and the failover target) on the PostGIS image,
+ * WAL archived continuously and a base backup daily to an object store (barmanObjectStore; credentials in
+ * the Secret `portal-db-backup`), so that a point in time can be restored. Needs the CNPG operator
+ * (https://cloudnative-pg.io). A managed PostgreSQL with PostGIS and a read replica does the same job:
+ * docs/operations.md says how.
+ */
+function databaseManifests() {
+  const meta = (name) => ({ name, labels: labels(name, 'database') });
+  return [
+    {
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Cluster',
+      metadata: meta(DB_CLUSTER),
+      spec: {
+        description: 'The portal: geodata (10 M addresses), requests, reports, accounts',
+        instances: 2,
+        imageName: 'ghcr.io/cloudnative-pg/postgis:16-3.4',
+        primaryUpdateStrategy: 'unsupervised',
+        // The replica on another node than the primary, where there is one.
+        affinity: { enablePodAntiAffinity: true, topologyKey: 'kubernetes.io/hostname' },
+        postgresql: {
+          parameters: {
+            max_connections: DB_SIZING.maxConnections,
+            shared_buffers: '2GB',
+            effective_cache_size: '6GB',
+            work_mem: '8MB',
+            maintenance_work_mem: '512MB',
+            random_page_cost: '1.1',
+            effective_io_concurrency: '200',
+            max_wal_size: '4GB',
+            wal_compression: 'on',
+            // The replica answers long reads without cancelling them for the primary's vacuum.
+            hot_standby_feedback: 'on',
+          },
+        },
+        bootstrap: {
+          initdb: {
+            database: 'portal',
+            owner: 'portal',
+            // As the superuser: the migrations' own CREATE EXTENSION IF NOT EXISTS then find them there.
+            postInitApplicationSQL: [
+              'CREATE EXTENSION IF NOT EXISTS postgis',
+              'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+            ],
+          },
+        },
+        storage: { size: DB_SIZING.storage },
+        walStorage: { size: DB_SIZING.walStorage },
+        resources: {
+          requests: { cpu: DB_SIZING.cpu, memory: DB_SIZING.memory },
+          limits: { memory: DB_SIZING.memory },
+        },
+        monitoring: { enablePodMonitor: true },
+        backup: {
+          retentionPolicy: '30d',
+          barmanObjectStore: {
+            destinationPath: 's3://portal-backups/portal-db',
+            s3Credentials: {
+              accessKeyId: { name: 'portal-db-backup', key: 'ACCESS_KEY_ID' },
+              secretAccessKey: { name: 'portal-db-backup', key: 'ACCESS_SECRET_KEY' },
+            },
+            wal: { compression: 'gzip', maxParallel: 2 },
+            data: { compression: 'gzip' },
+          },
+        },
+      },
+    },
+    {
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'ScheduledBackup',
+      metadata: meta(`${DB_CLUSTER}-daily`),
+      spec: {
+        // Six fields (seconds first): 02:00 every day.
+        schedule: '0 0 2 * * *',
+        backupOwnerReference: 'self',
+        cluster: { name: DB_CLUSTER },
+      },
+    },
+  ];
+}
+
+/**
+ * Prometheus Operator objects (monitoring.coreos.com/v1): the alert rules as a `PrometheusRule` — the
+ * same groups as docker/monitoring/alerts.yml, from scripts/monitoring.mjs — and PodMonitors scraping
+ * every pod of a service or worker on its `http` port and the gateway on its `metrics` port, relabelled
+ * with `process` and `tier` as the rules and the dashboard expect. PodMonitors rather than ServiceMonitors:
+ * the workers have no Service, every pod is an instance of its own, and a ServiceMonitor's `service` target
+ * label would push the metrics' own `service` label aside (as `exported_service`).
+ */
+function monitoringManifests() {
+  const relabelings = [
+    { sourceLabels: ['__meta_kubernetes_pod_label_app_kubernetes_io_name'], targetLabel: 'process' },
+    { sourceLabels: ['__meta_kubernetes_pod_label_portal_tier'], targetLabel: 'tier' },
+  ];
+  const podMonitor = (name, matchExpressions, portName, tierLabel) => ({
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PodMonitor',
+    metadata: { name, labels: labels(name, 'monitoring') },
+    spec: {
+      selector: { matchLabels: { 'app.kubernetes.io/part-of': 'portal' }, matchExpressions },
+      podMetricsEndpoints: [
+        {
+          port: portName,
+          path: '/metrics',
+          interval: SCRAPE_INTERVAL,
+          relabelings: tierLabel
+            ? [relabelings[0], { targetLabel: 'tier', replacement: tierLabel }]
+            : relabelings,
+        },
+      ],
+    },
+  });
+  return [
+    {
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'PrometheusRule',
+      metadata: { name: 'portal', labels: labels('portal', 'monitoring') },
+      spec: { groups: alertRuleGroups() },
+    },
+    podMonitor(
+      'portal-processes',
+      [
+        { key: 'portal/tier', operator: 'In', values: ['service', 'worker'] },
+        { key: 'app.kubernetes.io/name', operator: 'NotIn', values: ['gateway'] },
+      ],
+      'http',
+    ),
+    podMonitor(
+      'portal-gateway',
+      [{ key: 'app.kubernetes.io/name', operator: 'In', values: ['gateway'] }],
+      'metrics',
+      'gateway',
+    ),
+  ];
 }
 
 // ---- a small YAML writer (block style, prettier-stable for what the manifests hold) ----

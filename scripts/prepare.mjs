@@ -322,6 +322,30 @@ async function ensureGdal(aptInstall) {
     throw new PrepareError('ogrinfo is still missing after installing gdal-bin.');
 }
 
+/**
+ * osm2pgsql (Debian osm2pgsql): the baseline the portal's OSM importer is measured against in
+ * bench/geo-import.mjs (issue 23). Only `npm run bench` needs it.
+ */
+async function ensureOsm2pgsql(aptInstall) {
+  if (commandExists('osm2pgsql')) return say('osm2pgsql: installed');
+  await aptInstall(['osm2pgsql'], 'osm2pgsql is the OSM import baseline of bench/geo-import.mjs');
+  if (!commandExists('osm2pgsql')) throw new PrepareError('osm2pgsql is still missing after installing it.');
+}
+
+/**
+ * promtool (Debian's prometheus package): the monitoring test (scripts/lib/monitoring.test.mjs, issue 24)
+ * checks and unit-tests the alert rules and the Prometheus configuration with it. Tests only, like GDAL.
+ */
+async function ensurePromtool(aptInstall) {
+  if (commandExists('promtool')) return say('Prometheus: promtool');
+  await aptInstall(
+    ['prometheus'],
+    'promtool is needed by the monitoring test (scripts/lib/monitoring.test.mjs)',
+  );
+  if (!commandExists('promtool'))
+    throw new PrepareError('promtool is still missing after installing prometheus.');
+}
+
 /** The session key pair, made by server-kit's ensureKeyPair (so it runs after the build). */
 function ensureJwtKeys() {
   const { privateKeyFile, publicKeyFile } = jwtKeyFiles();
@@ -410,7 +434,7 @@ async function importRiskLayers() {
  * Everything `npm start` needs (Chromium included: the PDF worker renders with it); `testRemote` adds the
  * e2e test remote's build.
  */
-export async function prepare({ testRemote = false, gdal = testRemote } = {}) {
+export async function prepare({ testRemote = false, gdal = testRemote, osm2pgsql = false } = {}) {
   const started = Date.now();
   const aptInstall = createApt();
   await ensureNpmDependencies();
@@ -420,6 +444,10 @@ export async function prepare({ testRemote = false, gdal = testRemote } = {}) {
   await ensureChromium(aptInstall);
   // The tests' GIS client (issue 23); `npm test` prepares with testRemote.
   if (gdal) await ensureGdal(aptInstall);
+  // The alert rules' checks (issue 24): tests only, with GDAL.
+  if (gdal) await ensurePromtool(aptInstall);
+  // The OSM import baseline of the benchmarks (issue 23); `npm run bench` prepares with it.
+  if (osm2pgsql) await ensureOsm2pgsql(aptInstall);
   await build({ testRemote });
   ensureJwtKeys();
   await runDatabaseCommand('migrate-and-seed');

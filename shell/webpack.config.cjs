@@ -1,16 +1,19 @@
 // The shell: Module Federation host with no static remotes (they come from /remotes.json at run time).
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
-const { createWebConfig } = require('../tools/webpack.common.cjs');
-const { shared } = require('../tools/mf-shared.cjs');
+const { createWebConfig, providedForRemotes } = require('../tools/webpack.common.cjs');
+const { shared, sharedRequestsOfWorkspace } = require('../tools/mf-shared.cjs');
 
 module.exports = (_env, argv) =>
   createWebConfig(
     {
       name: 'shell',
       projectDir: __dirname,
-      entry: { main: './src/index.ts' },
+      // The second module only names every shared module the remotes import, so that the shell provides
+      // it and no remote ships a copy of its own (tools/mf-shared.cjs); it loads none of them.
+      entry: { main: ['./src/index.ts', providedForRemotes(sharedRequestsOfWorkspace())] },
       publicDir: 'public',
+      host: true,
       plugins: [
         new ModuleFederationPlugin({
           name: 'shell',
@@ -22,7 +25,9 @@ module.exports = (_env, argv) =>
           dts: false,
           manifest: false,
           // Browser only: leave the Node script loader out of the federation runtime.
-          experiments: { optimization: { target: 'web' } },
+          // provideExternalRuntime: the remotes are built without the federation runtime
+          // (externalRuntime, tools/webpack.common.cjs) and use this one, so it is not shipped twice.
+          experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
         }),
         new HtmlWebpackPlugin({
           template: './src/index.html',

@@ -23,6 +23,8 @@ module.exports = {
   moduleNameMapper: {
     '^@portal/(contracts|domain|db|server-kit|web-kit)$': path.join(__dirname, '..', 'libs/$1/src/index.ts'),
     '\\.(css)$': path.join(__dirname, 'jest-style-stub.cjs'),
+    // webpack emits such a file as an asset and the import is its URL (tools/webpack.common.cjs).
+    '\\.geojson$': path.join(__dirname, 'jest-asset-url-stub.cjs'),
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   // A test that fails half-way (a timeout while Redis is stopped, say) can leave a connection retrying

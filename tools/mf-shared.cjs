@@ -13,7 +13,15 @@
 //   The root and the paths resolve to the same files, so a container has one MUI either way.
 // - Which copy wins: the shell registers its modules first with shareStrategy 'loaded-first', and the
 //   federation runtime keeps such a registration, so the shell's copy is used for every module the
-//   shell has. A component only remotes use comes from the first remote that loads it.
+//   shell has.
+// - The shell has every one of them: it provides (not loads) each shared module any web project of the
+//   workspace imports (`sharedRequestsOfWorkspace` below; shell/webpack.config.cjs). Webpack provides only
+//   the modules a build imports itself, so before that a remote brought its own copy of every MUI
+//   component and OpenLayers module the shell does not use, and with it its own copy of their internals
+//   (MUI's styling core, `ol/extent`, `ol/proj`, ...): modules shipped twice, and two instances of their
+//   state — a remote's Select beside the shell's MenuItem lost its menu context ('MUI: MenuListContext is
+//   missing'). A remote's own copies are still built (a fallback), but never load beside the shell.
+const fs = require('node:fs');
 const path = require('node:path');
 
 const workspaceRoot = path.resolve(__dirname, '..');
@@ -24,6 +32,13 @@ const installedVersion = (packageName) =>
 // web-kit is a workspace library: read its own package.json so sharing does not depend on it being
 // linked into node_modules.
 const webKitVersion = require(path.join(workspaceRoot, 'libs/web-kit/package.json')).version;
+
+// TypeBox's package exports do not include its package.json: read it by path.
+function installedTypeBoxVersion() {
+  const main = require.resolve('@sinclair/typebox', { paths: [workspaceRoot] });
+  const root = main.slice(0, main.lastIndexOf(`${path.sep}@sinclair${path.sep}typebox${path.sep}`));
+  return JSON.parse(fs.readFileSync(path.join(root, '@sinclair', 'typebox', 'package.json'), 'utf8')).version;
+}
 
 function singleton(version) {
   return { singleton: true, eager: false, version, requiredVersion: `^${version}` };
@@ -37,16 +52,82 @@ const shared = {
   // react-router is a singleton too, inside @portal/web-kit: everything imports routing from web-kit's
   // router.ts, so federation ships only the parts used (libs/web-kit/src/router.ts says why).
   '@reduxjs/toolkit': singleton(installedVersion('@reduxjs/toolkit')),
+  // RTK Query (`@reduxjs/toolkit/query`, `/query/react`): web-kit's api and the remotes' endpoints.
+  '@reduxjs/toolkit/': singleton(installedVersion('@reduxjs/toolkit')),
   'react-redux': singleton(installedVersion('react-redux')),
   '@mui/material': singleton(installedVersion('@mui/material')),
   '@mui/material/': singleton(installedVersion('@mui/material')),
   '@emotion/react': singleton(installedVersion('@emotion/react')),
   '@emotion/styled': singleton(installedVersion('@emotion/styled')),
   '@portal/web-kit': singleton(webKitVersion),
+  // web-kit's sub-paths (`/grid`, `/locator`, `/imagery`) import web-kit's own modules (the locator api,
+  // the map layers): shared, they come from the shell's one web-kit instead of a copy per remote.
+  '@portal/web-kit/': singleton(webKitVersion),
+  // The data grid of the request console and the services admin, by root and by path like MUI.
+  '@mui/x-data-grid': singleton(installedVersion('@mui/x-data-grid')),
+  '@mui/x-data-grid/': singleton(installedVersion('@mui/x-data-grid')),
+  // TypeBox: @portal/contracts declares its schemas with it, in the shell and in every remote.
+  '@sinclair/typebox': singleton(installedTypeBoxVersion()),
+  '@sinclair/typebox/': singleton(installedTypeBoxVersion()),
   // OpenLayers by module path, like MUI: web-kit's MapView and the layers, overlays and interactions a
   // remote adds to it must be one copy (OpenLayers keeps ids and instanceof checks per copy).
   ol: singleton(installedVersion('ol')),
   'ol/': singleton(installedVersion('ol')),
 };
 
-module.exports = { shared };
+/** Whether `request` is one of the `shared` keys: the key itself, or under a key ending in `/`. */
+function isSharedRequest(request) {
+  return Object.keys(shared).some((key) => (key.endsWith('/') ? request.startsWith(key) : request === key));
+}
+
+const IMPORT_PATTERN = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"\n]+)['"]/g;
+const SOURCE_FILE = /\.(ts|tsx|js|jsx|mjs)$/;
+const TEST_FILE = /\.(test|spec)\.[jt]sx?$|[\\/](testing|__tests__|__mocks__)[\\/]/;
+
+function sourceFiles(folder) {
+  if (!fs.existsSync(folder)) return [];
+  return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full);
+    return SOURCE_FILE.test(entry.name) && !TEST_FILE.test(full) ? [full] : [];
+  });
+}
+
+/**
+ * Every shared module (a request matching a `shared` key: `@mui/material/Select`, `ol/interaction/Draw`,
+ * `@portal/web-kit/grid`, ...) that the web code of the workspace imports: the shell's and every remote's
+ * sources and the `@portal/*` libraries they import (followed through tsconfig.base.json's paths), tests
+ * left out. The shell provides all of them, so that no remote needs a copy of its own. Read from the
+ * sources at build time: a remote that starts importing a new component gets it from the shell with the
+ * next build, with no list to keep.
+ */
+function sharedRequestsOfWorkspace() {
+  const { compilerOptions } = JSON.parse(
+    fs.readFileSync(path.join(workspaceRoot, 'tsconfig.base.json'), 'utf8'),
+  );
+  const libraryFolders = Object.fromEntries(
+    Object.entries(compilerOptions.paths).map(([name, [target]]) => [
+      name,
+      path.dirname(path.join(workspaceRoot, target)),
+    ]),
+  );
+  const projects = fs
+    .readdirSync(workspaceRoot)
+    .filter((name) => name === 'shell' || name.startsWith('mf-'))
+    .map((name) => path.join(workspaceRoot, name, 'src'));
+  const folders = new Set(projects);
+  const requests = new Set();
+  for (const folder of folders) {
+    for (const file of sourceFiles(folder)) {
+      for (const [, request] of fs.readFileSync(file, 'utf8').matchAll(IMPORT_PATTERN)) {
+        if (isSharedRequest(request)) requests.add(request);
+        // A workspace library the web code imports: its imports count too (web-kit's MUI components).
+        const library = libraryFolders[request] ?? libraryFolders[request.split('/').slice(0, 2).join('/')];
+        if (request.startsWith('@portal/') && library) folders.add(library);
+      }
+    }
+  }
+  return [...requests].sort();
+}
+
+module.exports = { shared, sharedRequestsOfWorkspace };

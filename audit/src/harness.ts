@@ -80,7 +80,7 @@ const SCHEMAS: Record<string, string[]> = {
   identity: ['identity'],
   'services-admin': ['identity'],
   locator: ['geo'],
-  requests: ['requests'],
+  requests: ['requests', 'notifications'],
   reportbuilder: ['reportbuilder', 'pdf'],
   iris: ['iris', 'pdf'],
   'avs-editor': ['avs_editor', 'geo'],

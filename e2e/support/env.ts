@@ -16,6 +16,8 @@ export interface Harness {
   runDir: string;
   /** The throwaway, migrated and seeded database of this run. */
   databaseUrl: string;
+  /** Each process's port by its name in config/services.json (and `gateway-metrics`): what Prometheus scrapes. */
+  ports: Record<string, number>;
   /** The processes to stop at the end. */
   pids: number[];
   demoAccounts: ReadonlyArray<{ email: string; role: string }>;

@@ -87,6 +87,7 @@ export default async function globalSetup(): Promise<void> {
     mailDir: mailDir(runDir),
     runDir,
     databaseUrl: database.url,
+    ports,
     pids: running.flatMap(({ child }) => (child.pid ? [child.pid] : [])),
     demoAccounts: db.DEMO_ACCOUNTS,
     demoPassword: db.DEMO_PASSWORD,

@@ -8,6 +8,8 @@ export const PATHS = {
   duplicateCheck: '/requests/admin/duplicate-check',
   /** Not in the spec's table: the launcher's "satellite map" (docs/decisions.md). */
   satelliteMap: '/requests/admin/satellite-map',
+  /** Ours (issue 24): the operations dashboard. */
+  insight: '/requests/insight',
 } as const;
 
 type Point = { lat: number; lng: number } | null;
@@ -37,3 +39,7 @@ export const viewReportHref = (requestID: string) =>
 /** The satellite map at the request's point, opened by the QC launcher. */
 export const satelliteMapHref = (requestID: string, point: { lat: number; lng: number }) =>
   withPoint(PATHS.satelliteMap, requestID, point);
+
+/** The console filtered to one request by its GRiP reference (the dashboard's late list opens it so). */
+export const consoleRequestHref = (gripReference: string) =>
+  `${PATHS.admin}?${new URLSearchParams({ grip_reference: gripReference })}`;

@@ -1,5 +1,5 @@
 import { Outlet, RequireRole, type RouteObject } from '@portal/web-kit';
-import { CONSOLE_ROLES, SIGNED_IN } from './access';
+import { CONSOLE_ROLES, INSIGHT_ROLES, SIGNED_IN } from './access';
 import { PATHS } from './paths';
 
 /**
@@ -31,6 +31,21 @@ export const routes: RouteObject[] = [
         path: PATHS.duplicateCheck,
         lazy: async () => ({
           Component: (await import('./features/duplicates/routes/DuplicateCheckPage')).DuplicateCheckPage,
+        }),
+      },
+    ],
+  },
+  {
+    element: (
+      <RequireRole roles={INSIGHT_ROLES}>
+        <Outlet />
+      </RequireRole>
+    ),
+    children: [
+      {
+        path: PATHS.insight,
+        lazy: async () => ({
+          Component: (await import('./features/insight/routes/InsightPage')).InsightPage,
         }),
       },
     ],

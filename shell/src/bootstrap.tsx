@@ -2,15 +2,24 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
-import { createPortalStore, LOGIN_PATH, PortalProviders, setLoginRedirect } from '@portal/web-kit';
+import {
+  adoptEarlySession,
+  createPortalStore,
+  LOGIN_PATH,
+  PortalProviders,
+  setLoginRedirect,
+} from '@portal/web-kit';
 import { createPortalRouter } from './app/router';
-import { loadFederatedRoutes, registerPortalRemotes } from './remotes/federation';
+import { loadFederatedRoutes } from './remotes/federation';
 import { RemoteRoutes } from './remotes/remoteRoutes';
 
-/** Starts the portal once the remotes list is in. */
-export async function start(remotesList: Promise<RemoteEntry[]>): Promise<void> {
+/**
+ * Starts the portal once the remotes list is in (the entry script has registered them with the federation
+ * runtime), with the users/me call the entry script started.
+ */
+export async function start(remotesList: Promise<RemoteEntry[]>, session: Promise<Response>): Promise<void> {
+  adoptEarlySession(session);
   const remotes = await remotesList;
-  registerPortalRemotes(remotes);
 
   const store = createPortalStore();
   const router = createPortalRouter(new RemoteRoutes(remotes, loadFederatedRoutes));

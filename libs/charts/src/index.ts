@@ -13,3 +13,15 @@ export { dailyCountsSvg, DAILY_TEXT, type DailyChartOptions, type DailyCount } f
 export { crimeSeriesSvg, financialYearLabel, CRIME_TEXT, type CrimeChartOptions } from './crime';
 export { escapeXml, formatNumber, niceDomain } from './svg';
 export { axisUnit, formatCoordinate, formatDistance, formatMetres } from './format';
+export {
+  stackedBarsSvg,
+  lineSeriesSvg,
+  groupedBarsSvg,
+  shortDayLabel,
+  SERIES_COLOURS,
+  BAR_TEXT,
+  type ChartSeries,
+  type SeriesChartOptions,
+  type BarRow,
+  type BarChartOptions,
+} from './series';

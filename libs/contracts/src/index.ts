@@ -25,3 +25,5 @@ export * from './gatewayRoutes';
 export * from './apiKeys';
 export * from './webhooks';
 export * from './usage';
+export * from './notifications';
+export * from './insight';

@@ -295,5 +295,7 @@ export const PORTAL_QUEUES = {
   /** Webhooks (issue 22): an event's fan-out to its endpoints (and the outbox sweeper), and each delivery. */
   webhookDispatch: 'webhook-dispatch',
   webhookDelivery: 'webhook-delivery',
+  /** Notifications (issue 24): a notification's push and mail (and the late sweep), by the requests worker. */
+  notifications: 'notifications',
 } as const;
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

@@ -25,6 +25,8 @@ export const HEADER_MENU: MenuItem[] = [
   // Ours (issue 22): a group's admin reaches their group's integration — its API keys, webhooks and usage,
   // tabs of one page (mf-services-admin PATHS.myGroup).
   { label: 'Integration', path: '/services/admin/my-group', roles: ['groupAdmin'] },
+  // Ours (issue 24): the operations dashboard (mf-requests-admin PATHS.insight); a group's admin sees their group.
+  { label: 'Insight', path: '/requests/insight', roles: ['admin', 'saviOperator', 'groupAdmin'] },
 ];
 
 /** Menus served by GET /admin/menu/{name}. */

@@ -1,4 +1,4 @@
-import type { ServiceIdentifier } from '@portal/contracts';
+import { INSIGHT_TEXTS, type ServiceIdentifier } from '@portal/contracts';
 
 /**
  * Who may enter every route of every HTTP service: the one table the services' role gate reads
@@ -87,6 +87,7 @@ export const ROUTE_REFUSALS = {
   reportEditing: 'Only the operations team (administrators, SAVi operators and QC) may edit reports.',
   addressEditor: 'The address editor is for SAVi operators and administrators.',
   queueDashboard: 'The queue dashboard is for administrators.',
+  insight: INSIGHT_TEXTS.staffOnly,
 } as const;
 
 const ANYONE = ['anonymous'] as const satisfies readonly AccessRole[];
@@ -101,11 +102,18 @@ const EDITOR = ['admin', 'saviOperator'] as const satisfies readonly AccessRole[
 /** A group's integration (API keys, webhooks, usage): administrators, and the group's own admin. */
 const GROUP_INTEGRATION = ['admin', 'groupAdmin'] as const satisfies readonly AccessRole[];
 const OWN_GROUP: Extra = { rowLevel: true, finer: "a group's admin: their own group only" };
+/** The operations dashboard (issue 24): the request console's roles, and a group's admin for their group. */
+const INSIGHT = ['admin', 'saviOperator', 'groupAdmin'] as const satisfies readonly AccessRole[];
 
 type Extra = Pick<RouteAccessEntry, 'prefix' | 'service' | 'rowLevel' | 'finer' | 'refusal' | 'key'>;
 const ROW: Extra = { rowLevel: true };
 const R = ROUTE_REFUSALS;
 const CONSOLE_CALL: Extra = { refusal: R.requestConsole };
+const INSIGHT_CALL: Extra = {
+  rowLevel: true,
+  finer: "a group's admin: their own group's figures only",
+  refusal: R.insight,
+};
 const STAFF_CALL: Extra = { rowLevel: true, refusal: R.requestStaff };
 const REPORT_EDIT: Extra = { rowLevel: true, refusal: R.reportEditing };
 const ADDRESS_EDIT: Extra = { refusal: R.addressEditor };
@@ -283,12 +291,23 @@ export const ROUTE_ACCESS: readonly RouteAccessEntry[] = [
     ['GET', '/api/v1.0/request/views', SIGNED_IN],
     ['POST', '/api/v1.0/request/views', SIGNED_IN],
     ['DELETE', '/api/v1.0/request/views/:id', SIGNED_IN],
+    // A person's own notifications and preferences (issue 24); not for API keys (they are told nothing).
+    ['GET', '/api/v1.0/request/notifications', SIGNED_IN],
+    ['GET', '/api/v1.0/request/notifications/unread_count', SIGNED_IN],
+    ['POST', '/api/v1.0/request/notifications/read', SIGNED_IN],
+    ['POST', '/api/v1.0/request/notifications/read_all', SIGNED_IN],
+    ['GET', '/api/v1.0/request/notifications/preferences', SIGNED_IN],
+    ['PUT', '/api/v1.0/request/notifications/preferences', SIGNED_IN],
     ['POST', '/api/v1.0/request/savi/export_to_excel', CONSOLE, KW('savi', { refusal: R.exports })],
     ['POST', '/api/v1.0/reportbuilder/savi/createzip', CONSOLE, KW('savi', { refusal: R.exports })],
     // The job's owner, or an admin.
     ['GET', '/api/v1.0/request/jobs/:id', SIGNED_IN, K('request', ROW)],
     ['GET', '/api/v1.0/request/savi/download_xlsx/:id', SIGNED_IN, K('savi', ROW)],
     ['GET', '/api/v1.0/reportbuilder/savi/downloadzip/:id', SIGNED_IN, K('savi', ROW)],
+    // The operations dashboard (issue 24): the console's roles any group, a group's admin their own group.
+    ['GET', '/api/v1.0/requests/insight', INSIGHT, INSIGHT_CALL],
+    ['GET', '/api/v1.0/requests/insight/export.xlsx', INSIGHT, INSIGHT_CALL],
+    ['GET', '/api/v1.0/requests/insight/export.csv', INSIGHT, INSIGHT_CALL],
   ]),
   ...routes('reportbuilder', [
     // Reading: the request's owner and staff. Writing: staff, while the request is editable.

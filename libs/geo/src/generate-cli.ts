@@ -17,6 +17,9 @@ Options:
   --towns A,B,...    only these towns (GeoNames names, e.g. Stellenbosch,Pretoria,Durban)
   --database URL     PostgreSQL (default: $DATABASE_URL or ${DEFAULT_DATABASE_URL})
   --if-empty         do nothing when geo.addresses already has rows (npm start's seed step)
+  --bulk MODE        auto (default: COPY with indexes built at the end, resumable per town, when no
+                     generator rows exist and the scale is 100 000 or more; a stopped bulk run of the
+                     same scale and seed goes on where it stopped), always, never (upserts)
   --progress MODE    auto (default: a bar on a terminal, lines in CI or a pipe), bar, lines, none
   -h, --help         this text`;
 
@@ -34,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
         towns: { type: 'string' },
         database: { type: 'string' },
         'if-empty': { type: 'boolean' },
+        bulk: { type: 'string' },
         progress: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -57,6 +61,11 @@ async function main(argv: string[]): Promise<number> {
   const mode = values.progress ?? 'auto';
   if (!['auto', 'bar', 'lines', 'none'].includes(mode)) {
     console.error(`--progress must be auto, bar, lines or none, got "${mode}"`);
+    return 2;
+  }
+  const bulk = values.bulk ?? 'auto';
+  if (bulk !== 'auto' && bulk !== 'always' && bulk !== 'never') {
+    console.error(`--bulk must be auto, always or never, got "${bulk}"`);
     return 2;
   }
   const towns = values.towns
@@ -95,15 +104,28 @@ async function main(argv: string[]): Promise<number> {
     const reporter = createReporter(mode, scale);
     let result;
     try {
-      result = await generateGeodata(client, { scale, seed, towns, onProgress: reporter.update });
+      result = await generateGeodata(client, {
+        scale,
+        seed,
+        towns,
+        bulk,
+        onProgress: reporter.update,
+      });
     } finally {
       reporter.stop();
     }
     const seconds = result.elapsedMs / 1000;
     const written = Object.values(result.counts).reduce((sum, count) => sum + count, 0);
     const removed = Object.values(result.removed).reduce((sum, count) => sum + count, 0);
+    const made = result.counts.addresses - (result.resumedAddresses ?? 0);
     print(
-      `Generated in ${seconds.toFixed(1)} s: ${figure(written)} rows, ${figure(Math.round(written / seconds))} rows/s`,
+      `Generated in ${seconds.toFixed(1)} s (${result.path} path): ${figure(written)} rows, ${figure(Math.round(made / seconds))} addresses/s` +
+        (result.writeMs
+          ? ` (${figure(Math.round(made / (result.writeMs / 1000)))} addresses/s writing, ${((result.elapsedMs - result.writeMs) / 1000).toFixed(1)} s indexing and vacuuming)`
+          : '') +
+        (result.resumedAddresses
+          ? `; went on after ${figure(result.resumedAddresses)} addresses of a stopped run`
+          : ''),
     );
     print(
       `  towns ${result.towns.length} (${result.towns.slice(0, 8).join(', ')}${result.towns.length > 8 ? ', ...' : ''})`,
@@ -131,33 +153,40 @@ function createReporter(
   const useBar = mode === 'bar' || (mode === 'auto' && process.stdout.isTTY && !process.env.CI);
   if (mode === 'none') return { update: () => undefined, stop: () => undefined };
   const started = Date.now();
+  // Addresses this process wrote a second (a resumed run's earlier addresses are not its own).
+  const rateOf = (progress: GenerateProgress) =>
+    (progress.addresses - progress.resumedAddresses) / Math.max(0.001, (Date.now() - started) / 1000);
   if (useBar) {
     const bar = new SingleBar({
       format:
-        'addresses |{bar}| {percentage}% {value}/{total} | towns {towns}/{townCount} | {rate} rows/s | {duration_formatted}',
+        'addresses |{bar}| {percentage}% {value}/{total} | towns {towns}/{townCount} | {rate} addresses/s | {phase} | ETA {eta_formatted}',
       hideCursor: true,
     });
-    bar.start(target, 0, { towns: 0, townCount: 0, rate: 0 });
+    bar.start(target, 0, { towns: 0, townCount: 0, rate: 0, phase: 'writing' });
     return {
       update: (progress) =>
         bar.update(Math.min(progress.addresses, target), {
           towns: progress.towns,
           townCount: progress.townCount,
-          rate: figure(Math.round(progress.rows / Math.max(0.001, (Date.now() - started) / 1000))),
+          rate: figure(Math.round(rateOf(progress))),
+          phase: progress.phase,
         }),
       stop: () => bar.stop(),
     };
   }
   let last = 0;
-  let finished = false;
   return {
     update: (progress) => {
-      if (finished || (Date.now() - last < 5000 && progress.addresses < target)) return;
-      finished = progress.addresses >= target;
+      if (Date.now() - last < 5000) return;
       last = Date.now();
-      const seconds = (Date.now() - started) / 1000;
+      if (progress.phase !== 'writing') {
+        print(`  ${progress.phase}: ${progress.step?.slice(0, 110) ?? ''}`);
+        return;
+      }
+      const rate = rateOf(progress);
+      const eta = Math.max(0, target - progress.addresses) / Math.max(rate, 1);
       print(
-        `  ${figure(progress.addresses)} of ${figure(target)} addresses, towns ${progress.towns}/${progress.townCount}, ${figure(progress.rows)} rows (${figure(Math.round(progress.rows / Math.max(seconds, 0.001)))} rows/s)`,
+        `  ${figure(progress.addresses)} of ${figure(target)} addresses, towns ${progress.towns}/${progress.townCount}, ${figure(progress.rows)} rows, ${figure(Math.round(rate))} addresses/s, ETA ${Math.floor(eta / 60)} min ${Math.round(eta % 60)} s`,
       );
     },
     stop: () => undefined,

@@ -84,9 +84,47 @@ function searchWords(word: string): string {
   return ABBREVIATIONS[word] ?? word;
 }
 
+/** Afrikaans street types written as words of their own ("Kerk Straat"). */
+const AFRIKAANS_TYPES = new Set(['straat', 'rylaan', 'laan', 'weg', 'singel', 'plein']);
+
+/**
+ * The types of street as normaliseForSearch writes them out: the words that end a street's name (the
+ * locator's parser and scoring read the same set).
+ */
+export const STREET_TYPES: ReadonlySet<string> = new Set([
+  'street',
+  'road',
+  'avenue',
+  'drive',
+  'crescent',
+  'lane',
+  'place',
+  'close',
+  'court',
+  'boulevard',
+  'highway',
+  'square',
+  'terrace',
+  'way',
+  'circle',
+]);
+
+/**
+ * Folded words as searched (searchWords), except an Afrikaans type word followed by a street type: that
+ * one is the name. "Plein Avenue" is Pleinlaan translated ("plein avenue"), not "square avenue"; "Weg
+ * Street" is a street called Weg.
+ */
+function searchWordsOf(words: readonly string[]): string[] {
+  return words.map((word, i) => {
+    const next = words[i + 1];
+    if (AFRIKAANS_TYPES.has(word) && next && STREET_TYPES.has(searchWords(next))) return word;
+    return searchWords(word);
+  });
+}
+
 /** foldText, then each abbreviation written out: the form stored in search_text columns and queried. */
 export function normaliseForSearch(text: string): string {
-  return foldText(text).split(' ').filter(Boolean).map(searchWords).join(' ');
+  return searchWordsOf(foldText(text).split(' ').filter(Boolean)).join(' ');
 }
 
 /** The query without the ' South Africa' the locator appends (spec 01 §9), or 'RSA'/'ZA'. */
@@ -155,7 +193,7 @@ export function parseAddressQuery(query: string): AddressQuery {
     words = [...words.slice(0, numberAt), ...words.slice(numberAt + take)];
   }
 
-  parsed.text = words.map(searchWords).join(' ');
+  parsed.text = searchWordsOf(words).join(' ');
   return parsed;
 }
 

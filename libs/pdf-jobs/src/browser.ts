@@ -84,6 +84,9 @@ export function processTreeMemoryMb(rootPid: number): number {
   return kb / 1024;
 }
 
+/** Why a browser was replaced by a new one. */
+export type BrowserRestartReason = 'jobs' | 'memory' | 'crashed';
+
 interface Entry {
   browser: Browser;
   jobs: number;
@@ -100,6 +103,11 @@ export class BrowserPool {
   launches = 0;
   /** The highest browser memory seen (MB), for metrics. */
   peakBrowserMb = 0;
+  /**
+   * Browsers replaced so far, by why: `jobs` (served maxJobs), `memory` (over maxMemoryMb), `crashed`
+   * (disconnected while in use: killed, out of memory): the metrics' pdf_browser_restarts_total.
+   */
+  readonly restarts: Record<BrowserRestartReason, number> = { jobs: 0, memory: 0, crashed: 0 };
 
   constructor(private readonly options: BrowserPoolOptions = {}) {}
 
@@ -128,7 +136,10 @@ export class BrowserPool {
       this.entries.delete(entry);
       if (this.current === entry) {
         this.current = null;
-        if (!entry.retired) this.log('browser disconnected', { pid: browser.process()?.pid });
+        if (!entry.retired) {
+          this.restarts.crashed++;
+          this.log('browser disconnected', { pid: browser.process()?.pid });
+        }
       }
     });
     this.log('browser launched', { pid: browser.process()?.pid, launches: this.launches });
@@ -154,8 +165,9 @@ export class BrowserPool {
     return mb > (this.options.maxMemoryMb ?? 600);
   }
 
-  private retire(entry: Entry, reason: string) {
+  private retire(entry: Entry, reason: 'jobs' | 'memory') {
     entry.retired = true;
+    this.restarts[reason]++;
     if (this.current === entry) this.current = null;
     this.log('browser recycled', { reason, jobs: entry.jobs });
     if (entry.active === 0) void entry.browser.close().catch(() => undefined);

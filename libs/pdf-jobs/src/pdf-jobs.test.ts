@@ -16,6 +16,8 @@ import {
   type PdfJobData,
   type PdfJobRow,
 } from './jobs';
+import { Registry } from 'prom-client';
+import { observeBrowserPool } from './process';
 import { pdfText } from './text';
 import { renderPdfJob, startPdfWorker, type PdfRenderer } from './worker';
 
@@ -142,6 +144,13 @@ it('a crashed Chromium fails the try, and the retry renders with a fresh browser
   const done = await until(job.id, ['done']);
   expect(done.attempts).toBeGreaterThanOrEqual(2);
   expect(pool.launches).toBeGreaterThanOrEqual(2);
+  // What the worker's /metrics report: the crash among the restarts.
+  const registry = new Registry();
+  observeBrowserPool(registry, pool);
+  const text = await registry.metrics();
+  expect(text).toMatch(/^pdf_browser_restarts_total\{reason="crashed"\} [1-9]/m);
+  expect(text).toMatch(/^pdf_browser_restarts_total\{reason="jobs"\} 0$/m);
+  expect(text).toMatch(/^pdf_browser_launches_total [2-9]/m);
   expect((await storage.get(done.file_key!))!.data.subarray(0, 5).toString()).toBe('%PDF-');
   await w.close();
 });
@@ -160,6 +169,7 @@ it('recycles the browser after its number of jobs', async () => {
   }
   // Jobs 1–2 on the first browser, 3–4 on the second, 5 on a third.
   expect(pool.launches).toBe(3);
+  expect(pool.restarts).toEqual({ jobs: 2, memory: 0, crashed: 0 });
   expect(pool.peakBrowserMb).toBeGreaterThan(0);
   expect(processTreeMemoryMb(process.pid)).toBeGreaterThan(10);
 });
@@ -218,6 +228,7 @@ it('recycles the browser when its memory passes the limit', async () => {
     expect((await renderPdfJob(options, pdfJobId('test', id, 1), { lastAttempt: true }))!.state).toBe('done');
   }
   expect(pool.launches).toBe(3);
+  expect(pool.restarts).toEqual({ jobs: 0, memory: 2, crashed: 0 });
   expect(pool.peakBrowserMb).toBeGreaterThan(1);
 });
 

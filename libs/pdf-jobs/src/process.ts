@@ -8,15 +8,53 @@ import {
   jsonLineLog,
   observeDatabasePool,
   observeQueues,
+  observeWorker,
   processRegistry,
   type Redis,
   startWorkerEndpoints,
   type Storage,
 } from '@portal/server-kit';
 import { BrowserPool } from './browser';
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { createPdfQueue, type Sql } from './jobs';
 import { startPdfWorker, type PdfRenderer } from './worker';
+
+/**
+ * The browser's metrics, read from the pool when scraped: `pdf_browser_launches_total` (the first and
+ * every replacement), `pdf_browser_restarts_total{reason}` (replaced after its share of jobs, over the
+ * memory limit, or crashed) and `pdf_browser_memory_megabytes{reading}` (now and the highest seen).
+ */
+export function observeBrowserPool(registry: Registry, pool: BrowserPool): void {
+  new Counter({
+    name: 'pdf_browser_launches_total',
+    help: 'Chromium processes started (the first, and each replacement after N jobs or the memory limit)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(pool.launches);
+    },
+  });
+  new Counter({
+    name: 'pdf_browser_restarts_total',
+    help: 'Chromium processes replaced, by reason: jobs (served its share), memory (over the limit), crashed',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(pool.restarts)) this.inc({ reason }, count);
+    },
+  });
+  new Gauge({
+    name: 'pdf_browser_memory_megabytes',
+    help: 'Resident memory of the running Chromium (now, and the highest seen)',
+    labelNames: ['reading'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ reading: 'now' }, Math.round(pool.browserMemoryMb()));
+      this.set({ reading: 'peak' }, Math.round(pool.peakBrowserMb));
+    },
+  });
+}
 
 /** A PDF worker's settings, read from `<PREFIX>_PDF_*` and `<PREFIX>_BROWSER_*` (e.g. IRIS_PDF_TIMEOUT_MS). */
 export interface PdfWorkerSettings {
@@ -87,7 +125,8 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
       log: (event, detail) => log('info', event, detail),
     });
     // Metrics: the queue's depth by state (what the worker autoscaler reads), each job try's duration by
-    // outcome, the database pool, the browser's launches and memory, and the process's own.
+    // outcome, failed tries and stalls, the database pool, the browser's launches, restarts and memory,
+    // and the process's own.
     const registry = processRegistry(options.name);
     const depthQueue = createPdfQueue(options.queueName, {
       redisUrl: config.redisUrl,
@@ -96,25 +135,7 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
     observeQueues(registry, [depthQueue]);
     observeDatabasePool(registry, ds);
     const durations = jobDurationHistogram(registry);
-    new Counter({
-      name: 'pdf_browser_launches_total',
-      help: 'Chromium processes started (the first, and each replacement after N jobs or the memory limit)',
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(pool.launches);
-      },
-    });
-    new Gauge({
-      name: 'pdf_browser_memory_megabytes',
-      help: 'Resident memory of the running Chromium (now, and the highest seen)',
-      labelNames: ['reading'] as const,
-      registers: [registry],
-      collect() {
-        this.set({ reading: 'now' }, Math.round(pool.browserMemoryMb()));
-        this.set({ reading: 'peak' }, Math.round(pool.peakBrowserMb));
-      },
-    });
+    observeBrowserPool(registry, pool);
     const { worker } = startPdfWorker({
       queueName: options.queueName,
       redisUrl: config.redisUrl,
@@ -130,6 +151,7 @@ export function runPdfWorkerProcess<Db extends Sql & { destroy(): Promise<void> 
       log,
       onJobTry: (outcome, seconds) => durations.observe({ queue: options.queueName, outcome }, seconds),
     });
+    observeWorker(registry, worker);
     const server = startWorkerEndpoints({
       name: options.name,
       host: config.host,

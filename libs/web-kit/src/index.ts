@@ -5,6 +5,7 @@ export {
   portalBaseQuery,
   endSession,
   setLoginRedirect,
+  adoptEarlySession,
   LOGIN_PATH,
   TAG_TYPES,
   type LoginRedirect,

@@ -46,6 +46,14 @@ export interface ApiDocsOptions {
  * The inline script of the reference's page (it starts the viewer with its settings) allowed by its hash: the
  * portal's CSP allows scripts from its own origin only, and the page's one inline script is known exactly.
  */
+/**
+ * The page's language (WCAG 3.1.1, axe's html-has-lang): the plugin writes a bare `<html>`, and a screen
+ * reader then reads the English reference in the user's own default language.
+ */
+function withLanguage(html: string): string {
+  return html.replace(/<html(?![^>]*\blang=)([^>]*)>/i, '<html lang="en"$1>');
+}
+
 function allowInlineScripts(html: string, csp: string): string {
   const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
     ([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`,
@@ -93,9 +101,10 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
   const page = `${GATEWAY_ROUTES.docs}/`;
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.url !== page || typeof payload !== 'string') return payload;
+    const html = withLanguage(payload);
     const csp = reply.getHeader('content-security-policy');
-    if (typeof csp === 'string') reply.header('content-security-policy', allowInlineScripts(payload, csp));
-    return payload;
+    if (typeof csp === 'string') reply.header('content-security-policy', allowInlineScripts(html, csp));
+    return html;
   });
   app.register(scalarReference, {
     routePrefix: GATEWAY_ROUTES.docs,

@@ -194,6 +194,8 @@ describe('/api/openapi.json and /api/docs', () => {
           page.headers['content-encoding'] === 'br'
             ? brotliDecompressSync(page.rawPayload).toString()
             : page.body;
+        // Its language said (WCAG 3.1.1): the plugin's page has none of its own.
+        expect(html).toMatch(/<html lang="en">/);
         // The viewer's script is the gateway's own (no CDN), pointed at the merged document.
         expect(html).toContain('<script src="js/scalar.js"></script>');
         expect(html).not.toMatch(/cdn\.jsdelivr|https:\/\/[^"']*\.js/);

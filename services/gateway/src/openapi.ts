@@ -51,6 +51,11 @@ export const API_AREAS: { name: string; description: string }[] = [
   { name: 'Webhooks', description: "A group's webhook endpoints and their deliveries (services admin)." },
   { name: 'Usage', description: "A group's metered usage per day, service and metric (services admin)." },
   { name: 'Address editor', description: "The SAVi operators' address editor (avs-editor)." },
+  {
+    name: 'Notifications',
+    description:
+      "The signed-in person's notifications (the header's bell) and which of them they get (requests).",
+  },
 ];
 
 export const API_DESCRIPTION = [

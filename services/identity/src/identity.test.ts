@@ -342,6 +342,7 @@ describe('menu, services and audit', () => {
         { label: 'Requests Admin', path: '/requests/admin', roles: ['admin', 'saviOperator'] },
         { label: 'User Admin', path: '/services/admin', roles: ['admin'] },
         { label: 'Integration', path: '/services/admin/my-group', roles: ['groupAdmin'] },
+        { label: 'Insight', path: '/requests/insight', roles: ['admin', 'saviOperator', 'groupAdmin'] },
       ],
     });
     expect((await app.inject({ url: '/admin/menu/nope' })).statusCode).toBe(404);

@@ -22,8 +22,8 @@ export async function registerQueueDashboard(app: FastifyInstance, ctx: IrisCont
       connection: bullConnection(ctx.config.redisUrl),
       prefix: ctx.config.requestQueuePrefix,
     }),
-    // Webhooks (issue 22): run by the requests worker, under its prefix.
-    ...[PORTAL_QUEUES.webhookDispatch, PORTAL_QUEUES.webhookDelivery].map(
+    // Webhooks (issue 22) and notifications (issue 24): run by the requests worker, under its prefix.
+    ...[PORTAL_QUEUES.webhookDispatch, PORTAL_QUEUES.webhookDelivery, PORTAL_QUEUES.notifications].map(
       (name) =>
         new Queue(name, {
           connection: bullConnection(ctx.config.redisUrl),

@@ -5,7 +5,7 @@ import {
   type IrisReportData,
   type RequestUpdatedEvent,
 } from '@portal/contracts';
-import { recordRequestEvents } from '@portal/db';
+import { recordNotifications, recordRequestEvents } from '@portal/db';
 import { readPdfJob, pdfJobId, type PdfJobRow } from '@portal/pdf-jobs';
 import type { Redis } from '@portal/server-kit';
 import { IRIS_PDF_KIND } from './reports';
@@ -212,9 +212,14 @@ export async function finaliseRequest(
     // Webhook events with the change (the outbox): the PDF, and the status when it moved.
     if (finalising) await recordRequestEvents(em, 'request.status_changed', [request.id]);
     await recordRequestEvents(em, 'report.ready', [request.id]);
-    // Webhook events with the change (the outbox): the PDF, and the status when it moved.
-    if (finalising) await recordRequestEvents(em, 'request.status_changed', [request.id]);
-    await recordRequestEvents(em, 'report.ready', [request.id]);
+    // The requester is told the report is ready (issue 24): once, when the first PDF finalises the request.
+    if (finalising)
+      await recordNotifications(em, {
+        kind: 'report.ready',
+        requestIds: [request.id],
+        to: 'requester',
+        actorId: null,
+      });
     return request;
   });
   if (!changed || !bus) return;

@@ -13,8 +13,9 @@ import { loadLocatorConfig } from './config';
 import { openDatabase } from './database';
 
 /**
- * The address service over the generator's data (a small Stellenbosch): what the generator writes is what
- * the searches read, so an address found through the database is found again by what a user would type.
+ * The address service over the generator's data (a small Stellenbosch, and Vrede beside Vredendal: two
+ * towns one typo apart, with namesake streets): what the generator writes is what the searches read, so
+ * an address found through the database is found again by what a user would type.
  */
 
 jest.setTimeout(120_000);
@@ -35,7 +36,11 @@ const post = (url: string, payload: object) =>
 beforeAll(async () => {
   ensureKeyPair(privateKeyFile, join(varDir, 'keys/jwt-public.pem'));
   db = await createTestDatabase();
-  await generateGeodata(db.dataSource, { scale: 600, seed: 'avs-test', towns: ['Stellenbosch'] });
+  await generateGeodata(db.dataSource, {
+    scale: 900,
+    seed: 'avs-test',
+    towns: ['Stellenbosch', 'Vrede', 'Vredendal'],
+  });
   const config = { ...loadLocatorConfig({ VAR_DIR: varDir, NODE_ENV: 'test' }), logLevel: 'silent' as const };
   appDatabase = await openDatabase(db.url);
   app = await buildApp(config, { ds: appDatabase, redis });
@@ -60,20 +65,29 @@ interface AddressRow {
   lng: number;
 }
 
-/** Street addresses (no units) whose number and street are unique in their town, a spread of them. */
-async function sampleAddresses(count: number): Promise<AddressRow[]> {
+/**
+ * Street addresses (no units) whose number and street are unique in their town, a spread of them (of one
+ * town, or of those whose street name matches a pattern).
+ */
+async function sampleAddresses(count: number, town = 'Stellenbosch', street = '.'): Promise<AddressRow[]> {
   return db.dataSource.query(
     `SELECT a.id::text AS id, a.house_number, a.street_name, a.suburb, a.town, a.postal_code,
             ST_Y(a.point) AS lat, ST_X(a.point) AS lng
      FROM geo.addresses a
-     WHERE a.unit IS NULL
+     WHERE a.unit IS NULL AND a.town ~ $2 AND a.street_name ~ $3
        AND (SELECT count(*) FROM geo.addresses b
             WHERE b.street_name = a.street_name AND b.house_number = a.house_number AND b.town = a.town) = 1
      ORDER BY md5(a.source_id)
      LIMIT $1`,
-    [count],
+    [count, town, street],
   );
 }
+
+/** Two letters after the second swapped: the commonest typo, where people make it (not the first letters). */
+const swapped = (word: string, at = 2) => word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2);
+
+const geocodeFirst = async (address: string) =>
+  (await post(AVS_API.geocode, { address: `${address} South Africa` })).json<SearchAnswer>().result[0];
 
 it('generated a town to search', async () => {
   const [{ count }] = await db.dataSource.query('SELECT count(*)::int AS count FROM geo.addresses');
@@ -100,6 +114,50 @@ it('finds generated addresses as typed in full, abbreviated, misspelt and half-t
       const res = await post(AVS_API.search, { query, searchOptions: { address: true } });
       const [top] = res.json<SearchAnswer>().result;
       expect([query, top?.id]).toEqual([query, address.id]);
+    }
+  }
+});
+
+it('finds an address with a typo in a short town name: Vrede, not Vredendal, for "Vrdee"', async () => {
+  const sample = await sampleAddresses(8, '^Vrede$');
+  expect(sample).toHaveLength(8);
+  for (const address of sample) {
+    // The same number and street in Vredendal as well (namesakes are common): the typo must still find Vrede.
+    for (const town of [swapped('Vrede', 2), 'Vrdee', 'Vreed', 'Vrude']) {
+      const query = `${address.house_number} ${address.street_name}, ${town}`;
+      expect([query, (await geocodeFirst(query))?.id]).toEqual([query, address.id]);
+    }
+  }
+});
+
+it('finds an address with a typo that leaves a short street name few of its trigrams', async () => {
+  // Names of 5 to 7 letters before the type: one swap leaves them too few trigrams for the name index.
+  const sample = await sampleAddresses(
+    10,
+    '^(Vrede|Vredendal|Stellenbosch)$',
+    '^[A-Z][a-z]{4,6} [A-Z][a-z]+$',
+  );
+  expect(sample.length).toBeGreaterThanOrEqual(6);
+  for (const address of sample) {
+    const [name, type] = address.street_name.split(' ');
+    const query = `${address.house_number} ${swapped(name, 2)} ${type}, ${address.town}`;
+    expect([query, (await geocodeFirst(query))?.id]).toEqual([query, address.id]);
+  }
+});
+
+it('finds an Afrikaans street by its type written apart, abbreviated or in English', async () => {
+  const sample = await sampleAddresses(6, '.', '^[A-Z][a-z]+(straat|weg|laan)$');
+  expect(sample.length).toBeGreaterThanOrEqual(3);
+  const english = {
+    straat: ['Straat', 'Str', 'Street'],
+    weg: ['Weg', 'Road', 'Rd'],
+    laan: ['Laan', 'Avenue', 'Ave'],
+  };
+  for (const address of sample) {
+    const [, stem, type] = /^([A-Z][a-z]+?)(straat|weg|laan)$/.exec(address.street_name)!;
+    for (const written of english[type as keyof typeof english]) {
+      const query = `${address.house_number} ${stem} ${written}, ${address.town}`;
+      expect([query, (await geocodeFirst(query))?.id]).toEqual([query, address.id]);
     }
   }
 });

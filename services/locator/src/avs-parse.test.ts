@@ -9,7 +9,15 @@ import {
   splitPostalQuery,
   splitStreetQuery,
 } from './avs/parse';
-import { agreementFactor, editDistance, nameCoverage, wordMatch, type AddressAgreement } from './avs/score';
+import {
+  agreementFactor,
+  areaCoverage,
+  editDistance,
+  nameCoverage,
+  streetTypeFactor,
+  wordMatch,
+  type AddressAgreement,
+} from './avs/score';
 
 const text = (query: string) => readSearchText(query);
 
@@ -31,6 +39,15 @@ describe('readSearchText', () => {
     );
     // A type alone is not a compound.
     expect(text('Laan 5').normalised).toBe('avenue 5');
+  });
+
+  it('reads an Afrikaans type word before a street type as the name (Pleinlaan as "Plein Avenue")', () => {
+    for (const written of ['Pleinlaan', 'Plein Laan', 'Plein Avenue', 'plein ave']) {
+      expect(text(`20 ${written}, Deneysville`).normalised).toBe('20 plein avenue deneysville');
+    }
+    expect(readAddressQuery(text('20 Weg Street')).text).toBe('weg street');
+    // Alone it is still the type: "Plein" is a square.
+    expect(text('Kerk Plein').normalised).toBe('kerk square');
   });
 
   it.each([
@@ -63,6 +80,24 @@ describe('readAddressQuery', () => {
     });
   });
 
+  it('reads a town typed first as the area, not as part of the street name', () => {
+    for (const written of [
+      'Richards Bay, 33 Fish Eagle Street',
+      'Richards Bay 33 Fish Eagle St',
+      '33 Fish Eagle Street, Richards Bay',
+    ]) {
+      const query = readAddressQuery(text(written));
+      expect([written, query.number, splitStreetQuery(query.text)]).toEqual([
+        written,
+        33,
+        { core: 'fish eagle', area: 'richards bay', type: 'street' },
+      ]);
+    }
+    // An estate or a unit before the number is not an area.
+    expect(splitStreetQuery(readAddressQuery(text('Sunset Estate, 12 Church Street')).text)?.area).toBe('');
+    expect(readAddressQuery(text('Flat B, 12 Church Street, Paarl')).text).toBe('flat b church street paarl');
+  });
+
   it('leaves a trailing number alone', () => {
     expect(readAddressQuery(text('Church Street 12')).number).toBeUndefined();
   });
@@ -70,15 +105,20 @@ describe('readAddressQuery', () => {
 
 describe('splitStreetQuery', () => {
   it.each([
-    ['church street stellenbosch central stellenbosch', 'church', 'stellenbosch central stellenbosch'],
-    ['jan smuts avenue', 'jan smuts', ''],
-    ['park road rondebosch', 'park', 'rondebosch'],
-    ['blue valley court church street paarl', 'church', 'paarl'],
-    ['silver oaks mews church street paarl', 'church', 'paarl'],
-    ['chruch stret stelenbosch', 'chruch', 'stelenbosch'],
-    ['church stre', 'church', ''],
-  ])('%s: the name %j, the area %j', (query, core, area) => {
-    expect(splitStreetQuery(query)).toEqual({ core, area });
+    [
+      'church street stellenbosch central stellenbosch',
+      'church',
+      'stellenbosch central stellenbosch',
+      'street',
+    ],
+    ['jan smuts avenue', 'jan smuts', '', 'avenue'],
+    ['park road rondebosch', 'park', 'rondebosch', 'road'],
+    ['blue valley court church street paarl', 'church', 'paarl', 'street'],
+    ['silver oaks mews church street paarl', 'church', 'paarl', 'street'],
+    ['chruch stret stelenbosch', 'chruch', 'stelenbosch', 'stret'],
+    ['church stre', 'church', '', 'stre'],
+  ])('%s: the name %j, the area %j, the type %j', (query, core, area, type) => {
+    expect(splitStreetQuery(query)).toEqual({ core, area, type });
   });
 
   it('has no name without a street type', () => {
@@ -179,6 +219,30 @@ describe('scoring', () => {
     // A compound name typed as two words, the street type in English or not.
     expect(nameCoverage(['kerkstraat'], ['kerk', 'straat'])).toBeCloseTo(0.95);
     expect(nameCoverage(['kerkstraat'], ['kerk', 'street'])).toBeGreaterThan(0.7);
+  });
+
+  it("reads a typed town word by word: a typo in a short name, half typed, not a neighbour's name", () => {
+    const areaOf = (place: string) => place.toLowerCase().split(' ');
+    // One typo in a short town's name: the town, not a longer one sharing its first letters.
+    expect(areaCoverage(['vrude'], areaOf('Vrede Central Vrede'))).toBeGreaterThan(
+      areaCoverage(['vrude'], areaOf('Vredendal Central Vredendal')),
+    );
+    expect(areaCoverage(['niegl'], areaOf('Nigel'))).toBeGreaterThan(0.7);
+    expect(areaCoverage(['parl'], areaOf('Paarl Central Paarl'))).toBeGreaterThan(
+      areaCoverage(['parl'], areaOf('Phola Park Cape Town')),
+    );
+    // Half typed: every town it starts equally (their importance orders them), none it does not start.
+    expect(areaCoverage(['ali'], areaOf('Alice'))).toBe(areaCoverage(['ali'], areaOf('Aliwal North')));
+    expect(areaCoverage(['ali'], areaOf('Allanridge'))).toBe(0);
+    expect(areaCoverage(['durban'], areaOf('Morningside Durban'))).toBe(1);
+  });
+
+  it('costs a typed street type that is not the street’s, not one left out', () => {
+    expect(streetTypeFactor('street', ['voortrekker', 'street'])).toBe(1);
+    expect(streetTypeFactor('street', ['voortrekker', 'avenue'])).toBeLessThan(1);
+    expect(streetTypeFactor(undefined, ['voortrekker', 'avenue'])).toBe(1);
+    // Half typed ("stre") says nothing yet.
+    expect(streetTypeFactor('stre', ['voortrekker', 'avenue'])).toBe(1);
   });
 
   const agreement = (fields: Partial<AddressAgreement>): AddressAgreement => ({

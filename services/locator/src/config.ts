@@ -39,6 +39,12 @@ export interface LocatorConfig extends BaseConfig {
   imageryStorageDir: string;
   /** The oblique viewer /api/pictometry/proxy forwards to; the proxy answers 404 when unset. */
   pictometryProxyTarget?: string;
+  /**
+   * A read replica (DATABASE_READ_URL, e.g. CloudNativePG's `-ro` service): the read-only look-ups
+   * (geocode, autocomplete, search, reverse, tiles, TileJSON extents, OGC items) go to a second pool on
+   * it; writes (usage metering) and everything else stay on DATABASE_URL. Unset, all use DATABASE_URL.
+   */
+  databaseReadUrl?: string;
 }
 
 /** The locator service: address service, vector tiles and imagery; port 3002, `PORT` overrides. */
@@ -59,6 +65,7 @@ export function loadLocatorConfig(env: Record<string, string | undefined> = proc
       : { kind: 'builtin' },
     imageryStorageDir: env.IMAGERY_STORAGE_DIR?.trim() || join(base.varDir, 'imagery'),
     pictometryProxyTarget: env.PICTOMETRY_PROXY_TARGET?.trim() || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL?.trim() || undefined,
   };
 }
 

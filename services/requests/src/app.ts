@@ -10,8 +10,10 @@ import { PORTAL_QUEUES } from '@portal/contracts';
 import { createPdfQueue } from '@portal/pdf-jobs';
 import type { RequestsConfig } from './config';
 import { createConsoleQueue } from './jobs/consoleJobs';
+import { notificationRoutes } from './notifications/routes';
 import { attachRealtime } from './realtime';
 import { exportRoutes } from './routes/exports';
+import { insightRoutes } from './routes/insight';
 import { measurementRoutes } from './routes/measurements';
 import { queueRoutes } from './routes/queue';
 import { requestRoutes } from './routes/requests';
@@ -43,6 +45,10 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   await app.register(async (scope) => {
     await measurementRoutes(typed(scope), ctx);
   });
+  // A person's notifications and their preferences (issue 24).
+  await app.register(async (scope) => {
+    await notificationRoutes(typed(scope), ctx);
+  });
   // The console's jobs are queued here and run by src/worker.ts (another process).
   const queue = createConsoleQueue(config.redisUrl, config.queuePrefix);
   app.addHook('onClose', async () => {
@@ -51,6 +57,10 @@ export async function buildApp(config: RequestsConfig, deps: RequestsDeps) {
   const storage = createStorage({ driver: 'local', dir: config.storageDir });
   await app.register(async (scope) => {
     await exportRoutes(typed(scope), { ...ctx, queue, storage });
+  });
+  // The operations dashboard (issue 24) reads both queues' counts.
+  await app.register(async (scope) => {
+    await insightRoutes(typed(scope), { ...ctx, queues: { pdf: pdfQueue, export: queue } });
   });
   await attachRealtime(app, config.redisUrl, config.redisPrefix);
   return app;

@@ -23,6 +23,19 @@ export interface RequestsConfig extends BaseConfig {
   zipPdfWaitMs: number;
   /** Webhook delivery (issue 22; the worker's services/requests/src/webhooks/). */
   webhooks: WebhookSettings;
+  /** Notifications for people (issue 24; the worker's services/requests/src/notifications/). */
+  notifications: NotificationSettings;
+}
+
+export interface NotificationSettings {
+  /** The portal's address for the mails' links (PUBLIC_URL). */
+  publicUrl: string;
+  /** Tries of one notification's mail (NOTIFY_MAIL_ATTEMPTS), pauses doubling from 2 s. */
+  mailAttempts: number;
+  /** How often the late sweep runs and lost mails are queued again (NOTIFY_SWEEP_MS). */
+  sweepIntervalMs: number;
+  /** A request that went late longer ago than this is not announced (NOTIFY_LATE_LOOKBACK_HOURS). */
+  lateLookbackHours: number;
 }
 
 export interface WebhookSettings {
@@ -98,6 +111,12 @@ export function loadRequestsConfig(env: Record<string, string | undefined> = pro
       smtpUrl: env.SMTP_URL?.trim() || undefined,
       mailFrom: env.MAIL_FROM?.trim() || 'Property Portal <no-reply@portal.local>',
       mailDir: join(base.varDir, 'mail'),
+    },
+    notifications: {
+      publicUrl: base.publicUrl,
+      mailAttempts: positiveInt(env.NOTIFY_MAIL_ATTEMPTS, 6),
+      sweepIntervalMs: positiveInt(env.NOTIFY_SWEEP_MS, MINUTE),
+      lateLookbackHours: positiveInt(env.NOTIFY_LATE_LOOKBACK_HOURS, 24),
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   jsonLineLog,
   observeDatabasePool,
   observeQueues,
+  observeWorker,
   portalMailer,
   processRegistry,
   startWorkerEndpoints,
@@ -19,6 +20,7 @@ import { loadRequestsConfig } from './config';
 import { openDatabase } from './database';
 import { CONSOLE_QUEUE, bullConnection, createConsoleQueue } from './jobs/consoleJobs';
 import { processConsoleJob } from './jobs/run';
+import { startNotificationWorkers } from './notifications/worker';
 import { startWebhookWorkers } from './webhooks/workers';
 
 /**
@@ -26,7 +28,7 @@ import { startWebhookWorkers } from './webhooks/workers';
  * xlsx exports and zips of the BullMQ queue 'request-console'. A job killed with its worker is taken up
  * again by another (BullMQ's stalled-job check: the lock expires), and reruns write the same file. A small
  * HTTP server answers /health, /ready and /metrics on PORT: the queue's depth by state, each job try's
- * duration by outcome, the database pool and the process's own metrics.
+ * duration by outcome, failed tries and stalls, the database pool and the process's own metrics.
  */
 async function main() {
   const config = loadRequestsConfig();
@@ -46,7 +48,20 @@ async function main() {
     mailer: portalMailer(config.webhooks, log),
     log: (level, msg, detail) => log[level](detail ?? {}, msg),
   });
-  observeQueues(registry, [depthQueue, webhooks.dispatchQueue, webhooks.deliveryQueue]);
+  // Notifications for people (issue 24): pushes and mails of the notifications, the late sweep (notifications/).
+  const notifications = await startNotificationWorkers({
+    ds,
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    prefix: config.queuePrefix,
+    redisPrefix: config.redisPrefix,
+    publisher: redis,
+    settings: config.notifications,
+    ageingTargets: config.ageingTargets,
+    mailer: portalMailer(config.webhooks, log),
+    log: (level, msg, detail) => log[level](detail ?? {}, msg),
+  });
+  observeQueues(registry, [depthQueue, webhooks.dispatchQueue, webhooks.deliveryQueue, notifications.queue]);
   observeDatabasePool(registry, ds);
   const durations = jobDurationHistogram(registry);
   // A zip's submitted reports whose PDF is missing are queued to the report builder's worker and waited for.
@@ -84,6 +99,10 @@ async function main() {
       maxStalledCount: 2,
     },
   );
+  observeWorker(registry, worker);
+  // The webhook and notification workers do not time their jobs: their durations come from the events.
+  for (const eventTimed of [webhooks.dispatchWorker, webhooks.deliveryWorker, notifications.worker])
+    observeWorker(registry, eventTimed, { durations });
   worker.on('failed', (job, err) => {
     console.error(
       JSON.stringify({ level: 'error', msg: 'console job failed', jobId: job?.id, err: err.message }),
@@ -103,6 +122,7 @@ async function main() {
   closeGracefully({ name: 'requests-worker', graceMs: 60_000, log }, async () => {
     await worker.close();
     await webhooks.close();
+    await notifications.close();
     await closeQueue(depthQueue);
     await closeQueue(pdfQueue);
     await new Promise((resolve) => server.close(resolve));

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation, type RouteObject } from '@portal/web-kit';
-import { RequireAnonymous } from '@portal/web-kit';
+import { RequireAnonymous, RequireRole } from '@portal/web-kit';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { CONTENT_ROUTE_ID, type RemoteRoutes } from '../remotes/remoteRoutes';
 import { AppLayout } from './AppLayout';
@@ -78,6 +78,24 @@ export function portalRoutes(remoteRoutes: RemoteRoutes): RouteObject[] {
                 import('../pages/auth/PasswordResetCallbackPage').then((page) => ({
                   Component: page.PasswordResetCallbackPage,
                 })),
+            },
+            {
+              // My account → Notifications (issue 24): which notifications the signed-in person gets.
+              path: 'account/notifications',
+              element: (
+                <RequireRole roles={['authenticated']}>
+                  <Outlet />
+                </RequireRole>
+              ),
+              children: [
+                {
+                  index: true,
+                  lazy: () =>
+                    import('../notifications/NotificationSettingsPage').then((page) => ({
+                      Component: page.NotificationSettingsPage,
+                    })),
+                },
+              ],
             },
             { path: 'login', element: <MovedTo pathname="/auth/login" /> },
             { path: 'register', element: <MovedTo pathname="/auth/register" /> },

@@ -6,10 +6,11 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { canAccess, HEADER_MENU } from '@portal/domain';
 import { useCurrentUser, useLogout, useMenuQuery, type ReturnToState } from '@portal/web-kit';
+import { NotificationBell } from '../notifications/NotificationBell';
 
 /**
  * The frame's top bar: the header menu (GET /admin/menu/header, filtered by the user's roles; spec 03),
- * the user's name and Log out, or Log in / Register for an anonymous visitor.
+ * the notification bell (issue 24), the user's name and Log out, or Log in / Register for an anonymous visitor.
  */
 export function Header() {
   const { user, isLoading } = useCurrentUser();
@@ -56,6 +57,7 @@ function UserActions({ name }: { name: string }) {
   const logout = useLogout();
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+      <NotificationBell />
       <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }} data-testid="current-user-name">
         {name}
       </Typography>

@@ -1,4 +1,5 @@
-import { retryPlugin } from './federation';
+import type { RouteObject } from '@portal/web-kit';
+import { retryPlugin, startLazyRoutes } from './federation';
 
 describe('retry plugin (manifests)', () => {
   const fetchManifest = (plugin: ReturnType<typeof retryPlugin>) =>
@@ -32,5 +33,27 @@ describe('retry plugin (manifests)', () => {
 
     await expect(fetchManifest(retryPlugin(3, 0))).rejects.toThrow('answered 404');
     expect(global.fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('startLazyRoutes (the page of a remote route asked for before the router asks)', () => {
+  const lazyRoute = (path?: string, children?: RouteObject[]) => ({
+    ...(path ? { path } : {}),
+    ...(children ? { children } : {}),
+    lazy: jest.fn(async () => ({})),
+  });
+
+  it('calls lazy of the route at the path and of its pathless parents, and of nothing else', () => {
+    const console = lazyRoute('/requests/admin');
+    const mine = lazyRoute('/requests');
+    const guard = lazyRoute(undefined, [mine as RouteObject, console as RouteObject]);
+    const other = lazyRoute('/requests/admin/qc-checklist');
+
+    startLazyRoutes([guard as RouteObject, other as RouteObject], '/requests/admin/');
+
+    expect(console.lazy).toHaveBeenCalledTimes(1);
+    expect(guard.lazy).toHaveBeenCalledTimes(1);
+    expect(mine.lazy).not.toHaveBeenCalled();
+    expect(other.lazy).not.toHaveBeenCalled();
   });
 });

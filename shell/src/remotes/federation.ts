@@ -6,6 +6,7 @@ import {
 } from '@module-federation/enhanced/runtime';
 import type { RouteObject } from '@portal/web-kit';
 import type { RemoteEntry } from '@portal/contracts';
+import { remoteForPath } from './manifest';
 
 const ATTEMPTS = 3;
 const RETRY_DELAY_MS = 400;
@@ -95,8 +96,53 @@ interface RemoteRoutesModule {
   routes?: unknown;
 }
 
+/** Route loads started before the router asked (startRemoteFor), by remote name; each taken once. */
+const startedEarly = new Map<string, Promise<RouteObject[]>>();
+
+/**
+ * Starts loading, at once, the remote that serves `pathname` and the code of its page there, instead of
+ * waiting for the shell's own code and router to ask for it: the shell's chunks, the remote's entry and
+ * the page's chunks then come in together rather than one after the other. The router's first load of
+ * that remote takes this one (loadFederatedRoutes); a failure is left to it (it reports and retries).
+ */
+export function startRemoteFor(remotes: readonly RemoteEntry[], pathname: string): void {
+  const remote = remoteForPath(remotes, pathname);
+  if (!remote || startedEarly.has(remote.name)) return;
+  const routes = fetchRoutes(remote);
+  startedEarly.set(remote.name, routes);
+  routes.then(
+    (loaded) => startLazyRoutes(loaded, pathname),
+    () => undefined,
+  );
+}
+
+/**
+ * Calls `lazy` of the routes whose static path is `pathname` (and of their pathless parents): their
+ * dynamic imports start now; when the router calls `lazy` itself, the module is already on its way.
+ */
+export function startLazyRoutes(routes: readonly RouteObject[], pathname: string): void {
+  const wanted = pathname.replace(/\/+$/, '') || '/';
+  const visit = (route: RouteObject): boolean => {
+    const matches = route.path
+      ? route.path.replace(/\/+$/, '') === wanted
+      : (route.children ?? []).some(visit);
+    if (matches && typeof route.lazy === 'function') route.lazy().catch(() => undefined);
+    return matches;
+  };
+  routes.forEach(visit);
+}
+
 /** Loads a remote's `./routes` and checks that it is a route array. */
-export async function loadFederatedRoutes(remote: RemoteEntry): Promise<RouteObject[]> {
+export function loadFederatedRoutes(remote: RemoteEntry): Promise<RouteObject[]> {
+  const early = startedEarly.get(remote.name);
+  if (early) {
+    startedEarly.delete(remote.name);
+    return early;
+  }
+  return fetchRoutes(remote);
+}
+
+async function fetchRoutes(remote: RemoteEntry): Promise<RouteObject[]> {
   const exposed = await loadRemote<RemoteRoutesModule>(`${remote.name}/routes`);
   const routes = exposed && (Array.isArray(exposed.default) ? exposed.default : exposed.routes);
   if (!Array.isArray(routes)) {

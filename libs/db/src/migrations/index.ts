@@ -18,6 +18,15 @@ import { ApiKeys1764800000000 } from './1764800000000-ApiKeys';
 import { PeopleTotals1764800000001 } from './1764800000001-PeopleTotals';
 import { UsageMetering1764810000000 } from './1764810000000-UsageMetering';
 import { Webhooks1764820000000 } from './1764820000000-Webhooks';
+import { Notifications1764830000000 } from './1764830000000-Notifications';
+import { InsightIndexes1764840000000 } from './1764840000000-InsightIndexes';
+import { InsightCreatedIndex1764850000000 } from './1764850000000-InsightCreatedIndex';
+import { RequestDeliveredIndex1764860000000 } from './1764860000000-RequestDeliveredIndex';
+import { InsightRollup1764870000000 } from './1764870000000-InsightRollup';
+import { InsightRollupMonths1764875000000 } from './1764875000000-InsightRollupMonths';
+import { InsightRollupDeferred1764876000000 } from './1764876000000-InsightRollupDeferred';
+import { InsightLateGroupIndex1764877000000 } from './1764877000000-InsightLateGroupIndex';
+import { InsightRollupGroupRows1764878000000 } from './1764878000000-InsightRollupGroupRows';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -41,4 +50,13 @@ export const MIGRATIONS = [
   PeopleTotals1764800000001,
   UsageMetering1764810000000,
   Webhooks1764820000000,
+  Notifications1764830000000,
+  InsightIndexes1764840000000,
+  InsightCreatedIndex1764850000000,
+  RequestDeliveredIndex1764860000000,
+  InsightRollup1764870000000,
+  InsightRollupMonths1764875000000,
+  InsightRollupDeferred1764876000000,
+  InsightLateGroupIndex1764877000000,
+  InsightRollupGroupRows1764878000000,
 ];

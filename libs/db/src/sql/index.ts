@@ -20,3 +20,4 @@ export {
   type SqlRunner,
   type WebhookEventType,
 } from './webhook-events';
+export { NOTIFICATIONS_CHANNEL, recordNotifications, type NotificationRecord } from './notifications';

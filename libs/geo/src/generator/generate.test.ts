@@ -2,20 +2,10 @@ import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { type BuildingLife, footprintOn } from '../buildingLife';
 import { loadReferenceData } from '../reference/load-reference';
 import { generateGeodata, type GenerateResult } from './generate';
+import { GENERATED_TABLES } from './run';
 
 /** Three towns of different size in three provinces: a small dataset in a few seconds. */
 const TOWNS = ['Stellenbosch', 'Pretoria', 'Durban'];
-const TABLES = [
-  'places',
-  'postal_codes',
-  'streets',
-  'parcels',
-  'addresses',
-  'pois',
-  'farms',
-  'buildings',
-  'imagery_coverage',
-];
 
 jest.setTimeout(30_000);
 
@@ -28,7 +18,7 @@ describe('generateGeodata on PostGIS', () => {
   /** A digest of every generator row (id, source_id and content), table by table. */
   const digest = async () => {
     const digests: Record<string, unknown> = {};
-    for (const table of TABLES) {
+    for (const table of GENERATED_TABLES) {
       digests[table] = await one(
         `SELECT md5(string_agg(t::text, '|' ORDER BY t.source_id)) FROM geo.${table} t WHERE source = 'generator'`,
       );

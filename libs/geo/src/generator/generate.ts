@@ -3,18 +3,42 @@
  * upsertRows (source 'generator'), streaming: suburbs are laid out a few at a time and written while the
  * next ones are laid out, so memory stays flat at any scale.
  *
- * One run is one transaction: rows meet their earlier selves on (source, source_id) and keep their ids,
- * rows an earlier (bigger, or differently seeded) run wrote and this one did not are deleted at the end,
- * and readers see the old dataset until the new one is complete.
+ * Two ways to write, the same rows:
+ * - the upsert path: one run is one transaction: rows meet their earlier selves on (source, source_id) and
+ *   keep their ids, rows an earlier (bigger, or differently seeded) run wrote and this one did not are
+ *   deleted at the end, and readers see the old dataset until the new one is complete;
+ * - the bulk path (bulk-run.ts), when the tables hold no generator rows yet and the run is big (a fresh
+ *   benchmark database at 1 M or 10 M addresses): COPY with ids given here, indexes built at the end, one
+ *   transaction and checkpoint per town, so a killed run goes on where it stopped.
  */
 import type { Queryable } from '../load/upsert';
-import { loadReferenceData, type ReferenceCounts } from '../reference/load-reference';
-import { createLandTest, importanceOfPopulation, southAfricanTowns } from '../reference/south-africa';
+import { loadReferenceData } from '../reference/load-reference';
+import { createLandTest, southAfricanTowns } from '../reference/south-africa';
+import { emptyCounts, GENERATOR_SOURCE } from './batch';
+import { advanceSequences, findUnfinishedBulkRun, hasGeneratorRows, restoreSchema } from './bulk';
+import { generateBulk } from './bulk-run';
 import { answeringRows } from './connection';
-import { Batch, emptyCounts, GENERATOR_SOURCE, type GeneratedCounts } from './batch';
-import { Random } from './random';
-import { type CoverageState, TownLayout } from './town';
-import { planTowns, type TownPlan } from './world';
+import { canCopy } from './copy';
+import { townBatches, worldTowns } from './layout';
+import {
+  describeRun,
+  GENERATED_TABLES,
+  GEO_TABLES,
+  type GenerateOptions,
+  type GenerateProgress,
+  type GenerateResult,
+  progressReporter,
+  worldRun,
+} from './run';
+import { planTowns } from './world';
+
+export {
+  describeRun,
+  GEO_TABLES,
+  type GenerateOptions,
+  type GenerateProgress,
+  type GenerateResult,
+} from './run';
 
 /** The scale `npm start` seeds when geo.addresses is empty (scripts/prepare.mjs). */
 export const DEFAULT_SCALE = 20_000;
@@ -22,66 +46,8 @@ export const DEFAULT_SEED = 'portal';
 
 /** Rows (parcels + addresses + buildings) laid out before a batch is written. */
 const BATCH_ROWS = 12_000;
-
-/** The geo tables the generator writes, children first (the order stale rows are deleted in). */
-const GENERATED_TABLES = [
-  'pois',
-  'buildings',
-  'addresses',
-  'farms',
-  'parcels',
-  'streets',
-  'postal_codes',
-  'imagery_coverage',
-  'places',
-] as const;
-
-export const GEO_TABLES = [
-  'places',
-  'postal_codes',
-  'streets',
-  'parcels',
-  'addresses',
-  'pois',
-  'farms',
-  'buildings',
-  'imagery_coverage',
-  'import_runs',
-] as const;
-
-export interface GenerateProgress {
-  /** Addresses written so far, and the target. */
-  addresses: number;
-  target: number;
-  /** Towns laid out so far, of how many. */
-  towns: number;
-  townCount: number;
-  /** All rows written so far. */
-  rows: number;
-}
-
-export interface GenerateOptions {
-  /** Target number of addresses. */
-  scale: number;
-  /** Same seed and scale → the same rows. Default 'portal'. */
-  seed?: string | number;
-  /** Only these towns (GeoNames names, e.g. ['Stellenbosch', 'Pretoria', 'Durban']). */
-  towns?: readonly string[];
-  onProgress?: (progress: GenerateProgress) => void;
-}
-
-export interface GenerateResult {
-  scale: number;
-  seed: string;
-  towns: string[];
-  counts: GeneratedCounts;
-  reference: ReferenceCounts;
-  /** Generator rows of earlier runs this run no longer has, deleted, by table. */
-  removed: Record<string, number>;
-  /** The geo.import_runs row of this run. */
-  importRunId: string;
-  elapsedMs: number;
-}
+/** From this scale on, `bulk: 'auto'` writes an empty target with COPY (npm start's 20 000 upserts). */
+export const BULK_MIN_SCALE = 100_000;
 
 /**
  * What a run can write through: a TypeORM DataSource (a query runner is taken), a pg Pool (a client is
@@ -111,53 +77,62 @@ export async function generateGeodata(
 
   return withConnection(db, async (client) => {
     const connection = answeringRows(client);
+    const bulkMode = options.bulk ?? 'auto';
+    if (bulkMode !== 'never' && !canCopy(client) && bulkMode === 'always')
+      throw new Error('the bulk path needs a node-postgres client or pool (COPY FROM STDIN)');
+    const unfinished = await findUnfinishedBulkRun(connection);
+    if (bulkMode !== 'never' && canCopy(client)) {
+      const resumable = unfinished?.input === describeRun(scale, seed, options.towns);
+      const empty = !(await hasGeneratorRows(connection, GENERATED_TABLES));
+      if (bulkMode === 'always' && !empty && !unfinished)
+        throw new Error('the bulk path writes only into tables without generator rows (use bulk: auto)');
+      if (resumable || (empty && (bulkMode === 'always' || scale >= BULK_MIN_SCALE)) || unfinished) {
+        return generateBulk(client, connection, plans, {
+          scale,
+          seed,
+          options,
+          started,
+          unfinished,
+          isLand,
+        });
+      }
+    }
+    // A stopped bulk run left indexes aside: put them back; the upsert path then updates its rows.
+    if (unfinished) {
+      await restoreSchema(connection, unfinished.checkpoint.deferred);
+      await advanceSequences(connection);
+      await connection.query('DELETE FROM geo.import_runs WHERE id = $1', [unfinished.id]);
+    }
     await connection.query('BEGIN');
     try {
       const reference = await loadReferenceData(connection);
       const counts = emptyCounts();
       const progress: GenerateProgress = {
+        phase: 'writing',
         addresses: 0,
+        resumedAddresses: 0,
         target: scale,
         towns: 0,
         townCount: plans.length,
         rows: 0,
       };
-      const report = () => {
-        progress.addresses = counts.addresses;
-        progress.rows = Object.values(counts).reduce((sum, value) => sum + value, 0);
-        options.onProgress?.({ ...progress });
-      };
+      const report = progressReporter(progress, counts, options.onProgress);
 
       // Write one batch while the next is laid out; at most two batches are held.
-      let batch = new Batch();
       let writing: Promise<void> = Promise.resolve();
-      const submit = async () => {
-        const full = batch;
-        batch = new Batch();
-        await writing;
-        writing = full.write(connection, counts).then(report);
-        writing.catch(() => undefined); // awaited (and thrown) at the next submit or at the end
-      };
-
-      let shortfall = 0;
-      for (const plan of plans) {
-        const layout = new TownLayout({
-          seed,
-          plan: { ...plan, target: plan.target + shortfall },
-          townId: reference.ids.towns.get(plan.town.geonameId) as string,
-          isLand,
-          coverage: coverageOf(plan, plans.length, seed),
-        });
-        while (layout.nextSuburb(batch)) {
-          if (batch.size >= BATCH_ROWS) await submit();
-          else await new Promise(setImmediate); // lets the write in flight send its next statement
+      const world = worldRun(seed, plans, isLand, reference.ids.towns);
+      for (const { layout } of worldTowns(world)) {
+        for (const batch of townBatches(layout, BATCH_ROWS)) {
+          if (!batch) {
+            await new Promise(setImmediate); // lets the write in flight send its next statement
+            continue;
+          }
+          await writing;
+          writing = batch.write(connection, counts).then(() => report());
+          writing.catch(() => undefined); // awaited (and thrown) at the next batch or at the end
         }
-        layout.finish(batch);
-        // A town hemmed in by the sea or its neighbours passes what it could not lay out to the next one.
-        shortfall = Math.max(0, plan.target + shortfall - layout.produced);
         progress.towns += 1;
       }
-      await submit();
       await writing;
 
       // Rows this transaction wrote (inserted or updated) carry its id as xmin; the others are stale. Every
@@ -205,32 +180,13 @@ export async function generateGeodata(
         removed,
         importRunId: run.id as string,
         elapsedMs: Date.now() - started.getTime(),
+        path: 'upsert',
       };
     } catch (err) {
       await connection.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
   });
-}
-
-/** How a run is recorded in geo.import_runs.input (and recognised again: bench/lib/geo-dataset.mjs). */
-export function describeRun(scale: number, seed: string | number, towns?: readonly string[]): string {
-  return `generator --scale ${scale} --seed ${seed}${towns?.length ? ` --towns ${towns.join(',')}` : ''}`;
-}
-
-/**
- * Imagery per town: the biggest has high-resolution imagery; with three or more towns the smallest has
- * none and the next smallest ortho only, so every run has all three states; the others by chance, bigger
- * towns likelier to be flown.
- */
-function coverageOf(plan: TownPlan, townCount: number, seed: string): CoverageState {
-  if (plan.rank === 0) return 'high_resolution';
-  if (townCount >= 3 && plan.rank === townCount - 1) return 'none';
-  if (townCount >= 2 && plan.rank === Math.max(1, townCount - 2)) return 'ortho';
-  const chance = Math.min(0.9, Math.max(0.1, importanceOfPopulation(plan.town.population) * 1.1 - 0.2));
-  const draw = Random.of(seed, 'coverage-state', plan.town.geonameId).next();
-  if (draw < chance) return 'high_resolution';
-  return draw < chance + (1 - chance) / 2 ? 'ortho' : 'none';
 }
 
 async function withConnection<T>(

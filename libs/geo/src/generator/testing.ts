@@ -5,7 +5,8 @@
  */
 import { createLandTest, southAfricanTowns } from '../reference/south-africa';
 import { Batch } from './batch';
-import { type CoverageState, TownLayout } from './town';
+import { type WorldRun, worldTowns } from './layout';
+import { type CoverageState } from './town';
 import { planTowns } from './world';
 
 /** Every coverage state, estates, POIs of every kind and farms: the three towns of generate.test.ts. */
@@ -14,24 +15,21 @@ export const TEST_TOWNS = ['Stellenbosch', 'Pretoria', 'Durban'];
 export const TEST_COVERAGE: CoverageState[] = ['high_resolution', 'ortho', 'none'];
 
 export function layOutWorld(seed: string, scale: number, towns = TEST_TOWNS): Batch {
-  const isLand = createLandTest();
   const plans = planTowns(southAfricanTowns(), { scale, towns });
   // One batch holds the whole world: its batch-local references (row indices) are part of the fingerprint.
   const batch = new Batch();
-  let shortfall = 0;
-  for (const plan of plans) {
-    const layout = new TownLayout({
-      seed,
-      plan: { ...plan, target: plan.target + shortfall },
-      townId: `town:${plan.town.geonameId}`,
-      isLand,
-      coverage: TEST_COVERAGE[plan.rank % TEST_COVERAGE.length],
-    });
+  const run: WorldRun = {
+    seed,
+    plans,
+    isLand: createLandTest(),
+    townId: (plan) => `town:${plan.town.geonameId}`,
+    coverage: (plan) => TEST_COVERAGE[plan.rank % TEST_COVERAGE.length],
+  };
+  for (const { layout } of worldTowns(run)) {
     while (layout.nextSuburb(batch)) {
       // lays out suburbs until the town has its addresses
     }
     layout.finish(batch);
-    shortfall = Math.max(0, plan.target + shortfall - layout.produced);
   }
   return batch;
 }

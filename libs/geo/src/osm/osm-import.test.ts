@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { importOsm } from './import';
 import { NodeCoordinates } from './node-coordinates';
-import { type OsmNode, type OsmWay, writeOsmPbf } from './testing/pbf-writer';
+import { type OsmNode, type OsmWay, writeOsmPbf } from './pbf-writer';
 
 // Around Stellenbosch: 1e-4 degrees is about 10 m.
 const LON = 18.86;

@@ -1,6 +1,6 @@
 import { API, type SessionUser } from '@portal/contracts';
 import { TEXT } from '@portal/domain';
-import { baseApi, setLoginRedirect } from './baseApi';
+import { adoptEarlySession, baseApi, setLoginRedirect } from './baseApi';
 import { createPortalStore } from '../store/store';
 import { selectCurrentUser, userSet } from '../auth/authSlice';
 
@@ -124,5 +124,43 @@ describe('base api', () => {
     const result = await store.dispatch(baseApi.endpoints.loggedIn.initiate());
 
     expect(result.data).toBeNull();
+  });
+  describe('the session asked for by the entry script', () => {
+    it('answers the first users/me from it, and asks the server for the next', async () => {
+      answerFetch({ [`GET ${API.me}`]: () => json(200, { ...user, name: 'From the server' }) });
+      adoptEarlySession(Promise.resolve(json(200, user)));
+      const store = createPortalStore();
+
+      const first = await store.dispatch(baseApi.endpoints.me.initiate());
+      expect(first.data).toEqual(user);
+      expect(selectCurrentUser(store.getState())).toEqual(user);
+      expect(global.fetch).not.toHaveBeenCalled();
+
+      const again = await store.dispatch(baseApi.endpoints.me.initiate(undefined, { forceRefetch: true }));
+      expect(again.data).toEqual({ ...user, name: 'From the server' });
+      expect(global.fetch).toHaveBeenCalledTimes(1);
+    });
+
+    it('reads its 401 as anonymous', async () => {
+      answerFetch({});
+      adoptEarlySession(Promise.resolve(json(401, { statusCode: 401, message: 'No session' })));
+      const store = createPortalStore();
+
+      const result = await store.dispatch(baseApi.endpoints.me.initiate());
+
+      expect(result.data).toBeNull();
+      expect(global.fetch).not.toHaveBeenCalled();
+    });
+
+    it('asks the server when the early call failed', async () => {
+      answerFetch({ [`GET ${API.me}`]: () => json(200, user) });
+      adoptEarlySession(Promise.reject(new TypeError('Failed to fetch')));
+      const store = createPortalStore();
+
+      const result = await store.dispatch(baseApi.endpoints.me.initiate());
+
+      expect(result.data).toEqual(user);
+      expect(global.fetch).toHaveBeenCalledTimes(1);
+    });
   });
 });

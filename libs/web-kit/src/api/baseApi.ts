@@ -88,6 +88,32 @@ export const TAG_TYPES = [
   'IrisReport',
 ] as const;
 
+/**
+ * `GET users/me` started by the shell's entry script, before the app's code has loaded (shell/src/index.ts):
+ * the first `me` query answers from it instead of asking again, so the session is known as soon as the
+ * code is. Taken once; every later `me` (after a login, a refetch) asks the server.
+ */
+let earlySession: Promise<Response> | undefined;
+
+export function adoptEarlySession(answer: Promise<Response>): void {
+  earlySession = answer;
+}
+
+/** The early answer as the `me` query reads it, or undefined to ask the server (none, or it failed). */
+async function takeEarlySession(): Promise<{ data: SessionUser | null } | undefined> {
+  const answer = earlySession;
+  earlySession = undefined;
+  if (!answer) return undefined;
+  try {
+    const response = await answer;
+    if (response.status === 401) return { data: null };
+    if (!response.ok) return undefined;
+    return { data: asSessionUser(await response.json()) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Accepts a user object; anything else (the '0' of /loggedin, an empty body) means "not logged in". */
 function asSessionUser(value: unknown): SessionUser | null {
   return typeof value === 'object' && value !== null && typeof (value as SessionUser)._id === 'string'
@@ -107,6 +133,8 @@ export const baseApi = createApi({
     /** The current user, or null for an anonymous visitor (the service answers 401). */
     me: build.query<SessionUser | null, void>({
       async queryFn(_arg, _api, _extra, baseQuery) {
+        const early = await takeEarlySession();
+        if (early) return early;
         const result = await baseQuery(API.me);
         if (result.error?.status === 401) return { data: null };
         if (result.error) return { error: result.error };

@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
@@ -42,9 +43,12 @@ export function SearchPanel({ search, cantLocate }: SearchPanelProps) {
         <TextField size="small" disabled placeholder={SEARCH_TEXT.choosePlaceholder} fullWidth />
         <List dense aria-label="Search options">
           {SEARCH_OPTION_IDS.map((id) => (
-            <ListItemButton key={id} onClick={() => search.chooseOption(id)}>
-              <ListItemText primary={SEARCH_OPTIONS[id].title} secondary={SEARCH_OPTIONS[id].format} />
-            </ListItemButton>
+            // Each button in its own <li>: a list holds list items only (axe 'list', WCAG 1.3.1).
+            <ListItem key={id} disablePadding>
+              <ListItemButton onClick={() => search.chooseOption(id)}>
+                <ListItemText primary={SEARCH_OPTIONS[id].title} secondary={SEARCH_OPTIONS[id].format} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       </Stack>
@@ -142,15 +146,16 @@ function Suggestions({ search }: { search: LocatorSearch }) {
         subheader={<ListSubheader>{SEARCH_TEXT.suggestions}</ListSubheader>}
       >
         {items.map((item) => (
-          <ListItemButton
-            key={`${item.type}:${item.id}`}
-            onClick={() => {
-              search.setQuery(item.formatted_address);
-              search.select(item);
-            }}
-          >
-            <ListItemText primary={item.formatted_address} />
-          </ListItemButton>
+          <ListItem key={`${item.type}:${item.id}`} disablePadding>
+            <ListItemButton
+              onClick={() => {
+                search.setQuery(item.formatted_address);
+                search.select(item);
+              }}
+            >
+              <ListItemText primary={item.formatted_address} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     </Paper>
@@ -173,13 +178,11 @@ export function ResultList({ results, selectedId, onSelect }: ResultListProps) {
       subheader={<ListSubheader disableSticky>{SEARCH_TEXT.results(results.length)}</ListSubheader>}
     >
       {results.map((item) => (
-        <ListItemButton
-          key={`${item.type}:${item.id}`}
-          selected={item.id === selectedId}
-          onClick={() => onSelect(item)}
-        >
-          <ListItemText primary={item.formatted_address} secondary={item.type} />
-        </ListItemButton>
+        <ListItem key={`${item.type}:${item.id}`} disablePadding>
+          <ListItemButton selected={item.id === selectedId} onClick={() => onSelect(item)}>
+            <ListItemText primary={item.formatted_address} secondary={item.type} />
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

@@ -1,3 +1,4 @@
+import type VectorSource from 'ol/source/Vector';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import type OlMap from 'ol/Map';
 import MapBrowserEvent from 'ol/MapBrowserEvent';
@@ -63,6 +64,24 @@ describe('MapView', () => {
       .getAllLayers()
       .find((layer) => layer.get('title') === 'Offline map (Natural Earth)');
     expect(naturalEarth?.getSource()?.getAttributions()?.({} as never)).toEqual(['Natural Earth']);
+  });
+
+  it('fetches the outlines as data, the coarse file below zoom 5 and the detailed one from it', async () => {
+    const { map } = renderMap();
+    await waitFor(() => expect(map().getAllLayers().length).toBeGreaterThan(0));
+    const levels = map()
+      .getAllLayers()
+      .filter((layer) => layer.get('title') === 'Offline map (Natural Earth)')
+      .map((layer) => ({
+        url: (layer.getSource() as VectorSource).getUrl(),
+        minZoom: layer.getMinZoom(),
+        maxZoom: layer.getMaxZoom(),
+      }));
+    // Jest stands in one URL for every asset (tools/jest-asset-url-stub.cjs); webpack gives each its own.
+    expect(levels).toEqual([
+      { url: '/assets/stub.geojson', minZoom: -Infinity, maxZoom: 5 },
+      { url: '/assets/stub.geojson', minZoom: 5, maxZoom: Infinity },
+    ]);
   });
 
   it('shows the first configured base layer, 512 px tiles up to native zoom 17', () => {

@@ -17,7 +17,7 @@ import {
   type ResolvedBaseLayer,
 } from './baseLayerConfig';
 import { createBaseTileLayer } from './tileLayers';
-import { createOfflineBaseLayer, OFFLINE_OCEAN_COLOUR } from './offlineBaseMap';
+import { createOfflineBaseLayers, OFFLINE_OCEAN_COLOUR } from './offlineBaseMap';
 import { createImageryLabelLayers, createParcelOverlayLayer, createStreetMapLayers } from './vectorTiles';
 
 /** Base layers sit below everything children add (default zIndex 0), whatever order they arrive in. */
@@ -158,20 +158,17 @@ export function MapView({
   const offline = shownLayer === undefined;
   useEffect(() => {
     if (!map || !offline) return undefined;
-    let cancelled = false;
-    let offlineLayer: Awaited<ReturnType<typeof createOfflineBaseLayer>> | undefined;
-    createOfflineBaseLayer().then(
-      (layer) => {
-        if (cancelled) return;
-        offlineLayer = layer;
-        layer.setZIndex(BASE_LAYER_Z_INDEX);
-        map.addLayer(layer);
-      },
-      (error: unknown) => console.warn('[MapView] offline base map could not be loaded', error),
-    );
+    // Its outline files are fetched by the layers themselves, at the zooms that need them.
+    const offlineLayers = createOfflineBaseLayers();
+    offlineLayers.forEach((layer) => {
+      layer.setZIndex(BASE_LAYER_Z_INDEX);
+      map.addLayer(layer);
+    });
     return () => {
-      cancelled = true;
-      if (offlineLayer) map.removeLayer(offlineLayer);
+      offlineLayers.forEach((layer) => {
+        map.removeLayer(layer);
+        layer.dispose();
+      });
     };
   }, [map, offline]);
 

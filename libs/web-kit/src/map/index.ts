@@ -20,12 +20,17 @@ export {
 } from './baseLayerConfig';
 export { addCapped, randomPointInBbox, SOUTH_AFRICA_BBOX, type LonLatBbox } from './randomMarkers';
 export {
-  selectSouthernAfrica,
   SOUTHERN_AFRICA_COUNTRY_IDS,
   SOUTH_AFRICA_COUNTRY_ID,
   type CountryProperties,
 } from './southernAfrica';
-export { createOfflineBaseLayer, OFFLINE_OCEAN_COLOUR, NATURAL_EARTH_ATTRIBUTION } from './offlineBaseMap';
+export {
+  createOfflineBaseLayers,
+  DETAILED_OUTLINES_FROM_ZOOM,
+  OFFLINE_MAP_TITLE,
+  OFFLINE_OCEAN_COLOUR,
+  NATURAL_EARTH_ATTRIBUTION,
+} from './offlineBaseMap';
 export { type LatLng } from './geo';
 export {
   createVectorTileLayer,

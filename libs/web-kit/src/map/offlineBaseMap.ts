@@ -1,41 +1,29 @@
+// The *.geojson declaration must reach every project that compiles this file (the shell and the remotes
+// typecheck web-kit's source), which an import of a declaration-only file cannot do.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./outlines/geojson.d.ts" />
 import VectorLayer from 'ol/layer/Vector';
 import VectorSource from 'ol/source/Vector';
 import GeoJSON from 'ol/format/GeoJSON';
-import type Feature from 'ol/Feature';
 import type { FeatureLike } from 'ol/Feature';
 import { Fill, Stroke, Style, Text } from 'ol/style';
-import type { FeatureCollection, Geometry } from 'geojson';
-import {
-  selectSouthernAfrica,
-  SOUTH_AFRICA_COUNTRY_ID,
-  type CountriesTopology,
-  type CountryProperties,
-} from './southernAfrica';
+import { SOUTH_AFRICA_COUNTRY_ID } from './southernAfrica';
+import outlines110mUrl from './outlines/southern-africa-110m.geojson';
+import outlines50mUrl from './outlines/southern-africa-50m.geojson';
 
 /** Sea colour painted on the map container behind the offline countries (OpenStreetMap's water). */
 export const OFFLINE_OCEAN_COLOUR = '#aad3df';
 
 export const NATURAL_EARTH_ATTRIBUTION = 'Natural Earth';
 
-let southernAfricaPromise: Promise<FeatureCollection<Geometry, CountryProperties>> | undefined;
+/** The title both levels of the offline map carry (the layer switcher and the tests find them by it). */
+export const OFFLINE_MAP_TITLE = 'Offline map (Natural Earth)';
 
 /**
- * Southern Africa as GeoJSON, loaded once per page. The TopoJSON is imported dynamically so the bundler
- * puts it (~740 kB raw) in its own chunk, fetched only when a map actually needs the offline base map —
- * never on the login page. 50m rather than 10m: a tenth of the size and detailed enough to zoom ~8.
+ * Below this zoom the 1:110m outlines are drawn, from it the 1:50m ones (zoom 5 shows the whole country;
+ * from there the coarse coast is visibly off).
  */
-export function loadSouthernAfrica(): Promise<FeatureCollection<Geometry, CountryProperties>> {
-  southernAfricaPromise ??= import(
-    /* webpackChunkName: "natural-earth-countries" */ 'world-atlas/countries-50m.json'
-  ).then(
-    (module) => selectSouthernAfrica(module.default as unknown as CountriesTopology),
-    (error: unknown) => {
-      southernAfricaPromise = undefined; // let a later map retry, e.g. after a flaky chunk download
-      throw error;
-    },
-  );
-  return southernAfricaPromise;
-}
+export const DETAILED_OUTLINES_FROM_ZOOM = 5;
 
 const southAfricaStyle = countryStyle('#f2efe9', 13);
 const neighbourStyle = countryStyle('#dfdbd3', 11);
@@ -59,17 +47,26 @@ function styleCountry(feature: FeatureLike): Style {
   return style;
 }
 
-/**
- * A vector layer of South Africa and its neighbours (fill, borders, names) so a map is never blank
- * without a tile server. Put OFFLINE_OCEAN_COLOUR on the map container for the sea.
- */
-export async function createOfflineBaseLayer(): Promise<VectorLayer<VectorSource<Feature>>> {
-  const countries = await loadSouthernAfrica();
-  const features = new GeoJSON().readFeatures(countries, { featureProjection: 'EPSG:3857' });
+/** One level of detail: its file is fetched (as data) the first time the map is drawn at its zooms. */
+function outlinesLayer(url: string, zooms: { minZoom?: number; maxZoom?: number }) {
   return new VectorLayer({
-    source: new VectorSource({ features, attributions: NATURAL_EARTH_ATTRIBUTION }),
+    source: new VectorSource({ url, format: new GeoJSON(), attributions: NATURAL_EARTH_ATTRIBUTION }),
     style: styleCountry,
     declutter: true,
-    properties: { title: 'Offline map (Natural Earth)' },
+    properties: { title: OFFLINE_MAP_TITLE },
+    ...zooms,
   });
+}
+
+/**
+ * South Africa and its neighbours (fill, borders, names), one layer per level of detail, so a map is never blank without a tile server.
+ * Put OFFLINE_OCEAN_COLOUR on the map container for the sea. The outlines are GeoJSON files made from
+ * Natural Earth by tools/southern-africa-outlines.mjs (8 KB compressed at 1:50m, 2 KB at 1:110m), each
+ * fetched only when the map shows a zoom that needs it — never a script, never on a page without a map.
+ */
+export function createOfflineBaseLayers(): VectorLayer[] {
+  return [
+    outlinesLayer(outlines110mUrl, { maxZoom: DETAILED_OUTLINES_FROM_ZOOM }),
+    outlinesLayer(outlines50mUrl, { minZoom: DETAILED_OUTLINES_FROM_ZOOM }),
+  ];
 }

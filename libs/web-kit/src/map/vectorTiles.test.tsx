@@ -190,12 +190,12 @@ describe('MapView with the locator tiles', () => {
     const { map, container } = renderMap();
     expect(container.dataset.streetMap).toBe('true');
     expect(tileLayerNames(map())).toEqual(['roads', 'addresses', 'places']);
-    // Natural Earth stays underneath (the map at low zoom, and the fallback).
-    await waitFor(() => expect(map().getAllLayers()).toHaveLength(4));
+    // Natural Earth stays underneath (the map at low zoom, and the fallback): its two levels of detail.
+    await waitFor(() => expect(map().getAllLayers()).toHaveLength(5));
     const naturalEarth = map()
       .getAllLayers()
-      .find((layer) => !(layer instanceof VectorTileLayer))!;
-    expect(naturalEarth.getZIndex()).toBe(-100);
+      .filter((layer) => !(layer instanceof VectorTileLayer));
+    expect(naturalEarth.map((layer) => layer.getZIndex())).toEqual([-100, -100]);
   });
 
   it('drops the street map and keeps Natural Earth when the tiles fail (no session, service down)', async () => {
@@ -204,7 +204,7 @@ describe('MapView with the locator tiles', () => {
     await waitFor(() => expect(vectorLayersOf(map())).toHaveLength(0));
     expect(container.dataset.streetMap).toBeUndefined();
     expect(container.dataset.offlineMap).toBe('true');
-    await waitFor(() => expect(map().getAllLayers()).toHaveLength(1));
+    await waitFor(() => expect(map().getAllLayers()).toHaveLength(2)); // Natural Earth's two levels
   });
 
   it('leaves the street map out when a raster base layer is shown, or when told to', () => {

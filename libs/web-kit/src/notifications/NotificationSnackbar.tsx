@@ -14,7 +14,15 @@ export function NotificationSnackbar({ notification }: { notification: PortalNot
       onClose={(_event, reason) => reason !== 'clickaway' && close()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
-      <Alert severity={notification.severity} variant="filled" onClose={close} sx={{ width: '100%' }}>
+      <Alert
+        severity={notification.severity}
+        variant="filled"
+        onClose={close}
+        // Read out by screen readers as it appears (issue 24): a save or other news politely (status), a
+        // failure or warning at once (alert, MUI's default for every Alert).
+        role={notification.severity === 'success' || notification.severity === 'info' ? 'status' : 'alert'}
+        sx={{ width: '100%' }}
+      >
         {notification.message}
       </Alert>
     </Snackbar>

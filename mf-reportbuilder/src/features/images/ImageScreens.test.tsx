@@ -142,6 +142,22 @@ describe('image capture (spec 02 §2.1, §4.4, §5)', () => {
     fireEvent.pointerMove(cropBox, { clientX: 50, clientY: 900 });
     fireEvent.pointerUp(cropBox, { clientX: 50, clientY: 900 });
     expect(cropBox.getAttribute('data-box')).toBe('750,600,800,400');
+    // From the keyboard (issue 24): arrows move, Shift ×5, + and - resize (clamped as a drag), then back.
+    fireEvent.keyDown(cropBox, { key: 'ArrowLeft' });
+    expect(cropBox.getAttribute('data-box')).toBe('740,600,800,400');
+    fireEvent.keyDown(cropBox, { key: 'ArrowUp', shiftKey: true });
+    expect(cropBox.getAttribute('data-box')).toBe('740,550,800,400');
+    fireEvent.keyDown(cropBox, { key: '+' });
+    expect(cropBox.getAttribute('data-box')).toBe('740,550,810,405');
+    // With Shift (×5) the keys type '+' and '_': both resize, as the hint says.
+    fireEvent.keyDown(cropBox, { key: '+', shiftKey: true });
+    expect(cropBox.getAttribute('data-box')).toBe('740,550,860,430');
+    fireEvent.keyDown(cropBox, { key: '_', shiftKey: true });
+    expect(cropBox.getAttribute('data-box')).toBe('740,550,810,405');
+    fireEvent.keyDown(cropBox, { key: '-' });
+    fireEvent.keyDown(cropBox, { key: 'ArrowDown', shiftKey: true });
+    fireEvent.keyDown(cropBox, { key: 'ArrowRight' });
+    expect(cropBox.getAttribute('data-box')).toBe('750,600,800,400');
 
     fireEvent.click(screen.getByRole('button', { name: 'Crop and save' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/reportbuilder/section-overview'));

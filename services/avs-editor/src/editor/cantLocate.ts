@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { recordRequestEvents } from '@portal/db';
+import { recordNotifications, recordRequestEvents } from '@portal/db';
 import {
   QUEUE_COUNT_LIMIT,
   REQUEST_SUBTYPE,
@@ -315,8 +315,13 @@ export async function resolveCantLocate(
     await em.query('DELETE FROM avs_editor.request_holds WHERE request_id = $1', [requestId]);
     // The status moved: its webhook event with the change (the outbox, libs/db).
     await recordRequestEvents(em, 'request.status_changed', [requestId]);
-    // The status moved: its webhook event with the change (the outbox, libs/db).
-    await recordRequestEvents(em, 'request.status_changed', [requestId]);
+    // The requester is told their can't-locate request was located (issue 24, with the change).
+    await recordNotifications(em, {
+      kind: 'request.located',
+      requestIds: [requestId],
+      to: 'requester',
+      actorId: caller.id,
+    });
     const after = {
       ...current,
       status: CANT_LOCATE_RESOLVED_STATUS,

@@ -1,8 +1,14 @@
 import { MAX_QUERY_LENGTH } from '@portal/contracts';
-import { foldText, normaliseForSearch, padPostalCode, parseAddressQuery, stripCountry } from '@portal/geo';
+import {
+  foldText,
+  normaliseForSearch,
+  padPostalCode,
+  parseAddressQuery,
+  STREET_TYPES,
+  stripCountry,
+} from '@portal/geo';
 import { badRequest } from '@portal/server-kit';
 import { editDistance } from './score';
-import { STREET_TYPES } from './streetTypes';
 
 /**
  * Reading what a user typed into the locator's search box: the checks every search call makes first, and
@@ -40,22 +46,75 @@ export function readSearchText(query: string): SearchText {
 export type AddressQuery = ReturnType<typeof parseAddressQuery>;
 
 /**
+ * "Paarl, 12 Church Street" as "12 Church Street, Paarl": a first part without digits before one that
+ * starts with the house number is the area typed first, unless it names an estate ("Sunset Estate, 12
+ * Church Street") or a unit ("Flat B, ...").
+ */
+function townLast(raw: string): string {
+  const parts = raw.split(',');
+  if (parts.length >= 2) {
+    if (/\d/.test(parts[0]) || !/^\s*\d/.test(parts[1]) || !isArea(foldText(parts[0]))) return raw;
+    return [...parts.slice(1), parts[0]].join(',');
+  }
+  // Without commas ("Westonaria 14 Alexandra Street"): only when the street ends the query, so that the
+  // words before the number cannot be anything after it.
+  const written = /^([a-z][a-z ]*?) (\d{1,6}[a-z]?) ([a-z].*)$/.exec(foldText(raw));
+  if (!written || !isArea(written[1])) return raw;
+  const street = splitStreetQuery(normaliseForSearch(written[3]));
+  if (!street || street.area) return raw;
+  return `${written[2]} ${written[3]}, ${written[1]}`;
+}
+
+/** Words before a house number that can be an area: not an estate, a unit, an erf or "No." */
+function isArea(folded: string): boolean {
+  const words = folded.split(' ');
+  return (
+    !!words[0] && !ESTATE_WORDS.has(words[words.length - 1]) && !words.some((word) => NOT_AREA.has(word))
+  );
+}
+
+const NOT_AREA = new Set([
+  'unit',
+  'flat',
+  'apartment',
+  'apt',
+  'door',
+  'section',
+  'sec',
+  'no',
+  'nr',
+  'number',
+  'house',
+  'erf',
+  'stand',
+  'plot',
+  'lot',
+]);
+
+/**
  * parseAddressQuery, and a house number after an estate's name: "Unit 5 Sunset Estate 12 Church Street"
  * leaves "sunset estate 12 church street", where 12 is the number of the street address, not a name word.
  */
 export function readAddressQuery(text: SearchText): AddressQuery {
-  const parsed = parseAddressQuery(text.raw);
+  const parsed = parseAddressQuery(townLast(text.raw));
   if (parsed.number !== undefined) return parsed;
   const words = parsed.text.split(' ');
   const at = words.findIndex(
     (word, i) => i > 0 && /^\d{1,6}[a-z]?$/.test(word) && /[a-z]/.test(words[i + 1] ?? ''),
   );
   if (at < 0) return parsed;
+  const before = words.slice(0, at);
+  const after = words.slice(at + 1);
+  // The town typed first ("Richards Bay, 33 Fish Eagle Street"): what comes before the number is the area
+  // when nothing follows the street and it is not an estate's name ("Sunset Estate 12 Church Street");
+  // put after the street, where an area is read.
+  const street = splitStreetQuery(after.join(' '));
+  const townFirst = !!street && !street.area && !ESTATE_WORDS.has(before[before.length - 1]);
   return {
     ...parsed,
     houseNumber: words[at],
     number: Number.parseInt(words[at], 10),
-    text: words.filter((_, i) => i !== at).join(' '),
+    text: (townFirst ? [...after, ...before] : [...before, ...after]).join(' '),
   };
 }
 
@@ -189,9 +248,10 @@ function isStreetType(word: string, isLast: boolean): boolean {
  * A typed address's text taken apart around its street type: the street's own name before it (the
  * "core", what tells one street from another) and the area after it (suburb, town). The type is the last
  * one that follows a name word ("Blue Valley Court, 12 Church Street" is Church Street), and the name
- * stops at an estate's name ("Silver Oaks Mews 12 Church Street"). Undefined without a street type.
+ * stops at an estate's name ("Silver Oaks Mews 12 Church Street"). Undefined without a street type; the
+ * type as typed comes with it.
  */
-export function splitStreetQuery(text: string): { core: string; area: string } | undefined {
+export function splitStreetQuery(text: string): { core: string; area: string; type: string } | undefined {
   const words = text.split(' ').filter(Boolean);
   for (let at = words.length - 1; at >= 1; at--) {
     if (!isStreetType(words[at], at === words.length - 1) || isStreetType(words[at - 1], false)) continue;
@@ -204,7 +264,11 @@ export function splitStreetQuery(text: string): { core: string; area: string } |
     ) {
       start -= 1;
     }
-    return { core: words.slice(start, at).join(' '), area: words.slice(at + 1).join(' ') };
+    return {
+      core: words.slice(start, at).join(' '),
+      area: words.slice(at + 1).join(' '),
+      type: words[at],
+    };
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { STREET_TYPES } from './streetTypes';
+import { STREET_TYPES } from '@portal/geo';
 
 /**
  * How well a result matches what was typed, as a confidence 0..1. PostgreSQL's trigram word similarity
@@ -128,6 +128,43 @@ export function coreCoverage(coreWords: readonly string[], nameWords: readonly s
     found += best;
   }
   return found / coreWords.length;
+}
+
+/**
+ * How much of the area typed (suburb, town; normalised words) a street's suburb and town hold, 0..1, word
+ * by word: each typed word as a whole word of them, as the start of one when it is the last typed ("bloem"
+ * for Bloemfontein), or within a typo ("Prteoria", "Niegl", "Puarl"). Trigrams cannot see a typo in a
+ * short town's name: "parl" shares more of its trigrams with "Phola Park" than a word-for-word reading
+ * would, and "vrude" as many with Vredendal as with Vrede.
+ */
+export function areaCoverage(areaWords: readonly string[], placeWords: readonly string[]): number {
+  if (!areaWords.length || !placeWords.length) return 0;
+  let found = 0;
+  const last = areaWords.length - 1;
+  areaWords.forEach((typed, i) => {
+    let best = 0;
+    for (const word of placeWords) {
+      // A town's name half typed ("ali"): how much of it is typed says nothing about which town is meant
+      // (Alice or Aliwal North), the place's importance orders them.
+      if (i === last && typed.length >= 3 && word.length > typed.length && word.startsWith(typed))
+        best = Math.max(best, 0.9);
+      else best = Math.max(best, wordMatch(word, typed, i === last));
+    }
+    found += best;
+  });
+  return found / areaWords.length;
+}
+
+/**
+ * What a typed street type says: the street's own type typed ("Church St" for Church Street) agrees, no
+ * type typed says nothing, another type typed ("Church Avenue" for Church Street) costs a little, as
+ * namesakes of other types are common (Voortrekker Street and Voortrekker Avenue in one town).
+ */
+export function streetTypeFactor(typedType: string | undefined, nameWords: readonly string[]): number {
+  if (!typedType || !STREET_TYPES.has(typedType)) return 1;
+  const own = nameWords.at(-1);
+  if (!own || !STREET_TYPES.has(own)) return 1;
+  return own === typedType ? 1 : 0.9;
 }
 
 /**

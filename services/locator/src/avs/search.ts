@@ -15,11 +15,13 @@ import {
 } from './parse';
 import {
   agreementFactor,
+  areaCoverage,
   confidence,
   coreCoverage,
   namedStreetScore,
   nameCoverage,
   streetTextScore,
+  streetTypeFactor,
 } from './score';
 
 /**
@@ -143,24 +145,50 @@ const FIRST_ADDRESS = `
  * own name (the core) finds the candidates, with the area too when one is typed (two index conditions,
  * intersected); the whole query is matched only when it has no street type to take the name from, or as
  * the second try when the first finds nothing good (a typo that leaves the name's trigrams behind).
+ * The third try ('area-initial') is for a typo that leaves too few of a short name's trigrams for either
+ * ("Leatba Crescent, Durban", "Eukeweg, Oudtshoorn"): the area typed is read as places first (a few
+ * hundred rows, trigram index on their names), and their streets whose name starts with the letter typed
+ * first (people seldom get the first letter wrong) are the candidates, through the B-trees on town and
+ * suburb: as many as that town has streets of that letter, not a scan of every street holding the town's
+ * trigrams.
  */
-type CandidateMode = 'core-area' | 'core' | 'text';
+type CandidateMode = 'core-area' | 'core' | 'text' | 'area-initial';
 
-const CANDIDATE_CONDITION: Record<CandidateMode, string> = {
+const CANDIDATE_CONDITION: Record<Exclude<CandidateMode, 'area-initial'>, string> = {
   'core-area': '$7 <% lower(s.name) AND $8 <% s.search_text',
   core: '$7 <% lower(s.name)',
   text: '$1 <% s.search_text',
 };
 
+/** The 'area-initial' candidates: streets of the places the area names, by the first letter of the name. */
+const AREA_INITIAL_CANDIDATES = `
+    area_places AS (
+      SELECT id FROM geo.places
+      WHERE kind IN ('town', 'suburb') AND (lower(name) % $8 OR $8 <% lower(name) OR lower(name) % $11)
+    ), area_streets AS (
+      SELECT st.id FROM geo.streets st WHERE st.town_id IN (SELECT id FROM area_places) AND lower(st.name) LIKE $10
+      UNION
+      SELECT st.id FROM geo.streets st WHERE st.suburb_id IN (SELECT id FROM area_places) AND lower(st.name) LIKE $10
+    ), by_text AS (
+      SELECT s.id FROM area_streets a JOIN geo.streets s ON s.id = a.id
+      ORDER BY NAME_ORDER DESC, s.importance DESC, s.id
+      LIMIT $2
+    )`;
+
 /**
  * How candidates are ranked before the best are taken: the whole query in the street's text, or the name
  * typed in the street's name times the area typed in its text (the whole query's similarity would favour
  * a wrong street in a suburb with a short name over the right one in a long-named suburb that was not typed).
+ * The name is compared with and without the type typed ($9, "codar way"): a typo in a short name leaves
+ * few of its trigrams, as few as dozens of other names of the town share, and the type tells the right
+ * one from those (Cedar Way, not Cosmos Road).
  */
+const NAME_ORDER = 'greatest(word_similarity($7, lower(s.name)), word_similarity($9, lower(s.name)))';
 const CANDIDATE_ORDER: Record<CandidateMode, string> = {
-  'core-area': 'word_similarity($7, lower(s.name)) * word_similarity($8, s.search_text)',
-  core: 'word_similarity($7, lower(s.name))',
+  'core-area': `${NAME_ORDER} * word_similarity($8, s.search_text)`,
+  core: NAME_ORDER,
   text: 'word_similarity($1, s.search_text)',
+  'area-initial': NAME_ORDER,
 };
 
 /**
@@ -172,13 +200,18 @@ function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: 
   // Every parameter typed once here, whether or not this variant uses it (PostgreSQL refuses untyped ones).
   return `
     WITH input AS (SELECT $1::text AS text, $2::int AS size, $3::bpchar AS postal_code, $4::int AS number,
-                          $5::text AS house_number, $6::text AS unit, $7::text AS core, $8::text AS area),
-    by_text AS (
+                          $5::text AS house_number, $6::text AS unit, $7::text AS core, $8::text AS area,
+                          $9::text AS typed_name, $10::text AS initial, $11::text AS area_last),
+    ${
+      mode === 'area-initial'
+        ? AREA_INITIAL_CANDIDATES.replace('NAME_ORDER', NAME_ORDER)
+        : `by_text AS (
       SELECT s.id FROM geo.streets s
       WHERE ${CANDIDATE_CONDITION[mode]}
       ORDER BY ${CANDIDATE_ORDER[mode]} DESC, s.importance DESC, s.id
       LIMIT $2
-    )${
+    )`
+    }${
       withPostal
         ? `, postal_places AS (
       SELECT place_id FROM geo.postal_codes
@@ -186,7 +219,7 @@ function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: 
     ), in_postal_area AS (
       SELECT s.id FROM geo.streets s
       WHERE s.suburb_id IN (SELECT place_id FROM postal_places) OR s.town_id IN (SELECT place_id FROM postal_places)
-      ORDER BY ${CANDIDATE_ORDER[mode === 'core-area' ? 'core' : mode]} DESC, s.importance DESC, s.id
+      ORDER BY ${CANDIDATE_ORDER[mode === 'core-area' || mode === 'area-initial' ? 'core' : mode]} DESC, s.importance DESC, s.id
       LIMIT $2
     ), candidates AS (SELECT id FROM by_text UNION SELECT id FROM in_postal_area)`
         : `, candidates AS (SELECT id FROM by_text)`
@@ -216,17 +249,29 @@ export async function searchAddresses(
   const street = splitStreetQuery(query.text);
   const first: CandidateMode =
     !street || !/[a-z]/.test(street.core) ? 'text' : street.area ? 'core-area' : 'core';
+  const sure = (results: Ranked[]) => results.some((result) => result.item.confidence >= SURE_ENOUGH);
   const found = await addressesBy(db, query, street, first, options);
-  if (first === 'text' || found.some((result) => result.item.confidence >= SURE_ENOUGH)) return found;
-  const again = await addressesBy(db, query, street, 'text', options);
+  if (first === 'text' || sure(found)) return found;
   const seen = new Set(found.map((result) => `${result.item.type}:${result.item.id}`));
-  return [...found, ...again.filter((result) => !seen.has(`${result.item.type}:${result.item.id}`))];
+  const add = (more: Ranked[]) => {
+    for (const result of more) {
+      const key = `${result.item.type}:${result.item.id}`;
+      if (!seen.has(key)) found.push(result);
+      seen.add(key);
+    }
+  };
+  add(await addressesBy(db, query, street, 'text', options));
+  // A typo in a short name: the streets of the area typed by the name's first letter (a name of 4
+  // letters or more: shorter ones are not told apart by one typo).
+  if (!sure(found) && street?.area && /^[a-z]{4,}/.test(street.core))
+    add(await addressesBy(db, query, street, 'area-initial', options));
+  return found;
 }
 
 async function addressesBy(
   db: Queryable,
   query: AddressQuery,
-  street: { core: string; area: string } | undefined,
+  street: ReturnType<typeof splitStreetQuery>,
   mode: CandidateMode,
   options: SearchOptions,
 ): Promise<Ranked[]> {
@@ -241,21 +286,31 @@ async function addressesBy(
     query.unit ?? null,
     street?.core ?? null,
     street?.area ?? null,
+    street ? `${street.core} ${street.type}` : null,
+    street ? `${street.core[0]}%` : null,
+    street?.area.split(' ').at(-1) ?? null,
   ]);
   const queryWords = query.text.split(' ');
   const coreWords = street?.core.split(' ') ?? [];
+  const areaWords = street?.area ? street.area.split(' ') : [];
+  // A query that names the street by its own name is scored on its name and area, however its candidates
+  // were found (the second try's whole-text match finds them when a typo hides the name's trigrams).
+  const named = !!street && /[a-z]/.test(street.core);
   const results: Ranked[] = [];
   for (const row of rows) {
     const nameWords = normaliseForSearch(row.street).split(' ');
     const nameCovered = nameCoverage(nameWords, queryWords);
-    const textScore =
-      mode === 'text'
-        ? streetTextScore(Number(row.query_in_text), nameCovered)
-        : namedStreetScore(
-            nameCovered,
-            coreCoverage(coreWords, nameWords),
-            street?.area ? Number(row.area_in_text) : null,
-          );
+    // The area word by word (a typo in a short town's name), or by trigrams (words run together).
+    const areaMatch = areaWords.length
+      ? Math.max(
+          areaCoverage(areaWords, normaliseForSearch(`${row.street_suburb} ${row.street_town}`).split(' ')),
+          0.9 * Number(row.area_in_text ?? 0),
+        )
+      : null;
+    const textScore = !named
+      ? streetTextScore(Number(row.query_in_text), nameCovered)
+      : namedStreetScore(nameCovered, coreCoverage(coreWords, nameWords), areaMatch) *
+        streetTypeFactor(street?.type, nameWords);
     const hasAddress = row.address_id !== null;
     const factor = agreementFactor({
       numberTyped: withNumber,

@@ -48,7 +48,8 @@ function searchOptions(options: AvsOptions | undefined): SearchOptions {
  * service address (the user's avsServiceUrl) and means nothing here.
  */
 export async function avsRoutes(app: TypedFastify, ctx: LocatorContext): Promise<void> {
-  const db = ctx.ds;
+  // Every call here only reads: the read replica's pool when there is one.
+  const db = ctx.readDs;
   // The session itself (401) is the route table's gate (libs/domain/src/routeAccess.ts), which runs first
   // and leaves the claims in request.user.
   const guard = [

@@ -69,7 +69,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
   const interval = (id: OgcCollectionId) => {
     let known = intervals.get(id);
     if (!known) {
-      known = readInterval(ctx.ds, COLLECTIONS[id]);
+      known = readInterval(ctx.readDs, COLLECTIONS[id]);
       known.catch(() => intervals.delete(id));
       intervals.set(id, known);
     }
@@ -217,7 +217,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
       const id = knownCollection(request, request.params.collectionId);
       checkItemsParameters(request.url);
       const items = parseItemsQuery(request.query, COLLECTIONS[id].dated !== undefined);
-      const { rows, more } = await readItems(ctx.ds, COLLECTIONS[id], items);
+      const { rows, more } = await readItems(ctx.readDs, COLLECTIONS[id], items);
       const page = (offset: number) => `${OGC_API.items(id)}?${pageQuery(items, offset)}`;
       const cheapMatched = !more && (rows.length > 0 || items.offset === 0);
       geojson(reply);
@@ -257,7 +257,7 @@ export async function ogcRoutes(app: TypedFastify, ctx: LocatorContext): Promise
       const id = knownCollection(request, request.params.collectionId);
       const { featureId } = request.params;
       const row = COLLECTIONS[id].idPattern.test(featureId)
-        ? await readItem(ctx.ds, COLLECTIONS[id], featureId)
+        ? await readItem(ctx.readDs, COLLECTIONS[id], featureId)
         : undefined;
       if (!row) throw notFound(`There is no feature '${featureId}' in ${id}.`);
       geojson(reply);

@@ -137,7 +137,7 @@ export async function tileRoutes(app: TypedFastify, ctx: LocatorContext): Promis
       if (!isTileLayer(layer))
         throw notFound(`Unknown tile layer '${layer}'. Layers: ${TILE_LAYERS.join(', ')}.`);
       const tile = parseTileAddress(request.params);
-      const bytes = await renderTile(ctx.ds, layer, tile);
+      const bytes = await renderTile(ctx.readDs, layer, tile);
       reply.header('cache-control', TILE_CACHE_CONTROL);
       if (!bytes) return reply.code(204).send();
       const etag = tileEtag(bytes);

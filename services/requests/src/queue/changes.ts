@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { RequestRow } from '@portal/contracts';
-import { recordRequestEvents } from '@portal/db';
+import { recordNotifications, recordRequestEvents } from '@portal/db';
+import { notifyStatusChange } from '../notifications/record';
 import { HttpError, badRequest, notFound } from '@portal/server-kit';
 import type { Caller } from '@portal/server-kit';
 import { REQUEST_ROW_COLUMNS, toRequestRow, type RequestDbRow } from './rows';
@@ -82,8 +83,19 @@ async function writeChange(
     ...columns.map((column) => set[column]),
   ]);
   // Every status change of a request passes here: its webhook event is written with it (the outbox).
-  if ('status' in set && set.status !== row.status)
+  if ('status' in set && set.status !== row.status) {
     await recordRequestEvents(em, 'request.status_changed', [row.id]);
+    await notifyStatusChange(em, row, set, caller.id);
+  }
+  // The first QS (set by the QS checklist, or by the first 'Start report'): told it is theirs.
+  if (typeof set.first_user_id === 'string' && set.first_user_id !== row.first_user_id)
+    await recordNotifications(em, {
+      kind: 'request.assigned',
+      requestIds: [row.id],
+      to: 'firstQs',
+      actorId: null,
+      once: true,
+    });
   if (outcome.history.length > 0) {
     const values: unknown[] = [];
     const tuples = outcome.history.map((line) => {

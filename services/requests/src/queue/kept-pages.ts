@@ -188,6 +188,24 @@ async function readKept(
   options: PagerOptions,
   knownTotal: number | undefined,
 ): Promise<Kept | undefined> {
+  // A list is read in the background, once per revision: at 5 000 000 requests a broad filter's matches
+  // or a walk take longer than a page's statement timeout (10 s) on a busy machine, and a page never read
+  // from a list falls back to counting and skipping them on every request.
+  return ds.transaction(async (manager) => {
+    await manager.query(`SET LOCAL statement_timeout = '${KEPT_READ_TIMEOUT}'`);
+    return readKeptIn(manager, input, options, knownTotal);
+  });
+}
+
+/** The longest a kept list's read may take (then the pages are read the plain way). */
+const KEPT_READ_TIMEOUT = '120s';
+
+async function readKeptIn(
+  ds: Pick<DataSource, 'query'>,
+  input: PagerInput,
+  options: PagerOptions,
+  knownTotal: number | undefined,
+): Promise<Kept | undefined> {
   const walk = walkOf(input.sort);
   const delivered = (where: string) =>
     `(SELECT EXISTS (SELECT 1 FROM requests.requests r WHERE ${where} AND r.delivered_at IS NOT NULL))`;

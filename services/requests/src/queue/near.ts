@@ -79,14 +79,24 @@ export async function nearRequests(
     Math.max(latDegrees, lngDegrees),
   ];
   if (input.ownerId) params.push(input.ownerId);
+  // Nearest first straight from the point index (a KNN walk that stops at the limit): at 5 000 000 requests
+  // a dense place has over a million within 100 km. Written so that PostgreSQL takes that walk: the centre
+  // a constant of the statement (not a CTE, whose value the planner cannot see), the order by the index's
+  // distance alone (with the id after it the rows were all fetched and sorted), and the radius as
+  // ST_Distance (ST_DWithin's estimate of a few rows made sorting them look cheaper: 50 s in Johannesburg,
+  // bench/request-duplicates.mjs). Ties at the limit are as the index finds them.
+  const point = 'ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)';
+  // One user's own requests are found by their owner (the user's index, then sorted): with the box as well,
+  // PostgreSQL ANDed both indexes' bitmaps, and the box alone holds a million rows in a dense place.
+  const ownerOrBox = input.ownerId
+    ? 'r.user_id = $7 AND $6::float8 > 0'
+    : 'r.point && ST_Expand(' + point + ', $6::float8)';
   const rows = (await ds.query(
-    `WITH c AS (SELECT ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326) AS point)
-     SELECT ${COLUMNS}, ST_Distance(r.point::geography, c.point::geography) AS distance
-       FROM requests.requests r, c
-      WHERE r.id <> $5 AND r.point && ST_Expand(c.point, $6::float8)
-        AND ST_DWithin(r.point::geography, c.point::geography, $3::float8)
-        ${input.ownerId ? 'AND r.user_id = $7' : ''}
-      ORDER BY r.point <-> (SELECT point FROM c), r.id
+    `SELECT ${COLUMNS}, ST_Distance(r.point::geography, ${point}::geography) AS distance
+       FROM requests.requests r
+      WHERE r.id <> $5 AND ${ownerOrBox}
+        AND ST_Distance(r.point::geography, ${point}::geography) <= $3::float8
+      ORDER BY r.point <-> ${point}
       LIMIT $4`,
     params,
   )) as NearRow[];
@@ -94,6 +104,6 @@ export async function nearRequests(
   const requests = rows
     .slice(0, input.limit)
     .map(toNear)
-    .sort((a, b) => a.distance - b.distance);
+    .sort((a, b) => a.distance - b.distance || (a.requestID < b.requestID ? -1 : 1));
   return { centre: toNear(centre), centreOwner: centre.user_id, requests, truncated };
 }

@@ -2,6 +2,9 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import {
+  NOTIFICATION_SOCKET_EVENT,
+  notificationChannel,
+  type NotificationPushedEvent,
   REALTIME_EVENTS,
   REALTIME_PATH,
   requestCreatedChannel,
@@ -46,6 +49,7 @@ export async function attachRealtime(
     updated: requestUpdatedChannel(redisPrefix),
     created: requestCreatedChannel(redisPrefix),
     job: consoleJobChannel(redisPrefix),
+    notification: notificationChannel(redisPrefix),
   };
   const publisher = createRedis(redisUrl, 'requests-realtime-pub');
   const adapterSubscriber = publisher.duplicate();
@@ -86,12 +90,16 @@ export async function attachRealtime(
       } else if (channel === channels.job) {
         const event = JSON.parse(message) as { userId: string; job: unknown };
         io.local.to(userRoom(event.userId)).emit(CONSOLE_JOB_EVENT, event.job);
+      } else if (channel === channels.notification) {
+        // A person's notification (issue 24, pushed by the worker): to that person's sockets only.
+        const event = JSON.parse(message) as NotificationPushedEvent;
+        io.local.to(userRoom(event.userId)).emit(NOTIFICATION_SOCKET_EVENT, event.notification);
       }
     } catch (err) {
       app.log.error({ err, channel }, 'realtime event not relayed');
     }
   });
-  await changes.subscribe(channels.updated, channels.created, channels.job);
+  await changes.subscribe(channels.updated, channels.created, channels.job, channels.notification);
 
   // Open websockets would hold the HTTP server's close: they are ended first (clients reconnect to
   // another instance), then the Redis clients once the server is down.

@@ -1,5 +1,5 @@
+import { startPgListener } from '../pgListener';
 import { Queue, Worker, type Job } from 'bullmq';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { PORTAL_QUEUES } from '@portal/contracts';
 import { WEBHOOK_DELIVERIES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '@portal/db';
@@ -241,48 +241,19 @@ function startListener(
   log: NonNullable<WebhookWorkerOptions['log']>,
   sweep: () => Promise<unknown>,
 ): { close(): Promise<void> } {
-  let client: Client | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | null = null;
-  const connect = async () => {
-    const next = new Client({ connectionString: databaseUrl, application_name: 'requests-worker webhooks' });
-    client = next;
-    next.on('notification', (message) => {
-      const id = message.payload;
-      if (!id) return;
+  return startPgListener({
+    databaseUrl,
+    applicationName: 'requests-worker webhooks',
+    channels: [WEBHOOK_EVENTS_CHANNEL, WEBHOOK_DELIVERIES_CHANNEL],
+    onId: (channel, id) => {
       const queued =
-        message.channel === WEBHOOK_EVENTS_CHANNEL
+        channel === WEBHOOK_EVENTS_CHANNEL
           ? queueDispatch(dispatchQueue, id)
           : queueDelivery(deliveryQueue, id, settings.retryScheduleMs);
       // Not queued now (Redis away): the sweeper queues it.
       queued.catch((err: Error) => log('error', 'webhook job not queued', { id, err: err.message }));
-    });
-    const again = () => {
-      if (closed || client !== next) return;
-      client = null;
-      next.end().catch(() => undefined);
-      retry = setTimeout(() => void connect(), 1000);
-    };
-    next.on('error', again);
-    next.on('end', again);
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${WEBHOOK_EVENTS_CHANNEL}`);
-      await next.query(`LISTEN ${WEBHOOK_DELIVERIES_CHANNEL}`);
-      await sweep();
-    } catch (err) {
-      log('error', 'webhook listener could not connect', { err: (err as Error).message });
-      again();
-    }
-  };
-  void connect();
-  return {
-    async close() {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      const current = client;
-      client = null;
-      await current?.end().catch(() => undefined);
     },
-  };
+    onConnected: sweep,
+    onError: (err) => log('error', 'webhook listener could not connect', { err: err.message }),
+  });
 }

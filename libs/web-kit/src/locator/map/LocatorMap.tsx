@@ -10,6 +10,7 @@ import { GeometryLayer } from './GeometryLayer';
 import { MainMarker } from './MainMarker';
 import { MapFocus } from './MapFocus';
 import { MapPopup } from './MapPopup';
+import { MarkerKeyboardControls } from './MarkerKeyboardControls';
 import { MarkerPopup } from './MarkerPopup';
 import { AREA_STYLE, PARCEL_STYLE, ZOOM } from './styles';
 import { isAreaPlace, type PlaceDetails } from './usePlaceDetails';
@@ -94,6 +95,12 @@ export function LocatorMap({ search, details, draggable = true, onMapReady, chil
           {markerPlaceable && (
             <DrawMarkerTool active={drawing} onActiveChange={setDrawing} onDraw={search.placeMarker} />
           )}
+          {/* The keyboard's way to place and move the marker (issue 24): what a click or a drag does. */}
+          <MarkerKeyboardControls
+            placeable={markerPlaceable}
+            movable={selected && draggable ? selected.point : null}
+            onPlace={search.placeMarker}
+          />
           {areaGeometry && <GeometryLayer geometry={areaGeometry} style={AREA_STYLE} zIndex={10} />}
           {parcelGeometry && (
             <GeometryLayer

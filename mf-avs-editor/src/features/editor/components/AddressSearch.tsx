@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
@@ -84,14 +85,18 @@ export function AddressSearch({
       {found.currentData && (
         <List dense aria-label="Search results" sx={{ maxHeight: 180, overflow: 'auto', mb: 1 }}>
           {found.currentData.result.length === 0 && (
-            <Typography variant="body2" color="text.secondary">
-              {TEXT.noResults}
-            </Typography>
+            <ListItem>
+              <Typography variant="body2" color="text.secondary">
+                {TEXT.noResults}
+              </Typography>
+            </ListItem>
           )}
           {found.currentData.result.map((item: SearchResultItem) => (
-            <ListItemButton key={`${item.type}:${item.id}`} onClick={() => onGo(item.location)}>
-              <ListItemText primary={item.formatted_address} secondary={item.type} />
-            </ListItemButton>
+            <ListItem key={`${item.type}:${item.id}`} disablePadding>
+              <ListItemButton onClick={() => onGo(item.location)}>
+                <ListItemText primary={item.formatted_address} secondary={item.type} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Table from '@mui/material/Table';
@@ -83,43 +84,49 @@ export function PointPanel({
           </Typography>
           <List dense aria-label={TEXT.addresses} sx={{ maxHeight: 260, overflow: 'auto' }}>
             {data.addresses.length === 0 && (
-              <Typography variant="body2" color="text.secondary">
-                {TEXT.none}
-              </Typography>
+              <ListItem>
+                <Typography variant="body2" color="text.secondary">
+                  {TEXT.none}
+                </Typography>
+              </ListItem>
             )}
             {data.addresses.map((address) => (
-              <ListItemButton
-                key={address.addressId}
-                selected={picked?.kind === 'address' && picked.id === address.addressId}
-                onClick={() => onPick({ kind: 'address', id: address.addressId })}
-              >
-                <ListItemText
-                  primary={address.formattedAddress}
-                  secondary={`${address.qualityCode} (${address.quality})${address.official ? ' · OFA' : ''}${
-                    address.review ? ` · ${address.review}` : ''
-                  }`}
-                />
-              </ListItemButton>
+              <ListItem key={address.addressId} disablePadding>
+                <ListItemButton
+                  selected={picked?.kind === 'address' && picked.id === address.addressId}
+                  onClick={() => onPick({ kind: 'address', id: address.addressId })}
+                >
+                  <ListItemText
+                    primary={address.formattedAddress}
+                    secondary={`${address.qualityCode} (${address.quality})${address.official ? ' · OFA' : ''}${
+                      address.review ? ` · ${address.review}` : ''
+                    }`}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
           <Typography variant="subtitle2">{`${TEXT.pois} (${data.pois.length})`}</Typography>
           <List dense aria-label={TEXT.pois}>
             {data.pois.length === 0 && (
-              <Typography variant="body2" color="text.secondary">
-                {TEXT.none}
-              </Typography>
+              <ListItem>
+                <Typography variant="body2" color="text.secondary">
+                  {TEXT.none}
+                </Typography>
+              </ListItem>
             )}
             {data.pois.map((poi) => (
-              <ListItemButton
-                key={poi.poiId}
-                selected={picked?.kind === 'poi' && picked.id === poi.poiId}
-                onClick={() => onPick({ kind: 'poi', id: poi.poiId })}
-              >
-                <ListItemText
-                  primary={poi.name}
-                  secondary={POI_TYPE_LABELS[poi.poiType] ?? String(poi.poiType)}
-                />
-              </ListItemButton>
+              <ListItem key={poi.poiId} disablePadding>
+                <ListItemButton
+                  selected={picked?.kind === 'poi' && picked.id === poi.poiId}
+                  onClick={() => onPick({ kind: 'poi', id: poi.poiId })}
+                >
+                  <ListItemText
+                    primary={poi.name}
+                    secondary={POI_TYPE_LABELS[poi.poiType] ?? String(poi.poiType)}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </>

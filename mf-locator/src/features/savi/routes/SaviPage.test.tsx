@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { API, AVS_API, IMAGERY_API, REQUEST_API, SURVEY_API, type Orientation } from '@portal/contracts';
 import { builtinCamera, pictureOffsetOfHeight } from '@portal/domain';
 import {
@@ -184,6 +184,30 @@ describe('the SAVi request tool', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Submit' }));
     expect(await screen.findByText(/Policy Number is not valid\./)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'New Request' })).toBeTruthy();
+  });
+
+  it("puts the request types' one tab stop on the first available type once the imagery is known", async () => {
+    answers();
+    renderRemote('/savi');
+    await searchAddress();
+    fireEvent.click(await screen.findByText('12 Church Street, Stellenbosch, 7600'));
+    const rve = await screen.findByRole('button', { name: 'Replacement Value Estimate' });
+    const size = screen.getByRole('button', { name: 'Building Size Calculation' });
+    const cantLocate = screen.getByRole('button', { name: "Can't Locate" });
+    // The buttons are drawn before the coverage answers (only Can't Locate available then); once the imagery
+    // is known the one stop is the first type.
+    await waitFor(() => expect(rve.getAttribute('aria-disabled')).toBe('false'));
+    expect([rve, size, cantLocate].map((button) => button.tabIndex)).toEqual([0, -1, -1]);
+
+    // Arrows move the focus, and the stop with it; a native button's Enter and Space are its click.
+    act(() => rve.focus());
+    fireEvent.keyDown(rve, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(size);
+    await waitFor(() =>
+      expect([rve, size, cantLocate].map((button) => button.tabIndex)).toEqual([-1, 0, -1]),
+    );
+    fireEvent.click(size);
+    expect(size.getAttribute('aria-pressed')).toBe('true');
   });
 
   it('turns picture view off with the alert when there is no imagery, and RVE does nothing', async () => {

@@ -58,6 +58,8 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   const canUseImagery = imageryAvailable(coverage.data);
 
   const [subType, setSubType] = useState<RequestSubType | null>(null);
+  // The request type that last had the keyboard focus: the group's tab stop stays where the arrows left it.
+  const [typeFocus, setTypeFocus] = useState<RequestSubType | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [comments, setComments] = useState('');
   const [idempotencyKey, setIdempotencyKey] = useState<string | null>(null);
@@ -213,6 +215,15 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
   }
 
   const cantLocateChosen = subType === CANT_LOCATE;
+  const typeAvailable = (type: RequestSubType) => type === CANT_LOCATE || canUseImagery;
+  // The request types are one tab stop, arrows moving inside (WAI-ARIA toolbar): the type last focused,
+  // else the chosen one, else the first available. Set here, not left to MUI's roving tab index: that reads
+  // aria-disabled from the buttons as last drawn and is not told when it changes, so once the imagery
+  // coverage arrived (after the buttons were drawn) its stop stayed on Can't Locate and Tab never reached
+  // an available Replacement Value Estimate.
+  const typeTabStop = [typeFocus, subType, ...REQUEST_SUBTYPES].find(
+    (type): type is RequestSubType => type !== null && typeAvailable(type),
+  );
   return (
     <SearchLayout
       title={SAVI_TEXT.title}
@@ -255,11 +266,13 @@ function SaviTool({ onNewRequest }: { onNewRequest: () => void }) {
                   <ToggleButton
                     key={type}
                     value={type}
-                    aria-disabled={type !== CANT_LOCATE && !canUseImagery}
-                    title={
-                      type !== CANT_LOCATE && !canUseImagery ? SAVI_TEXT.requestTypeNeedsImagery : undefined
-                    }
-                    sx={type !== CANT_LOCATE && !canUseImagery ? { opacity: 0.5 } : undefined}
+                    aria-disabled={!typeAvailable(type)}
+                    tabIndex={type === typeTabStop ? 0 : -1}
+                    onFocus={() => setTypeFocus(type)}
+                    title={typeAvailable(type) ? undefined : SAVI_TEXT.requestTypeNeedsImagery}
+                    // Looks unavailable with text that still reads (WCAG 1.4.3: half opacity fell below 4.5:1,
+                    // and text.secondary reads 4.49:1 on the button's hover background): grey 700, dashed.
+                    sx={typeAvailable(type) ? undefined : { color: '#616161', borderStyle: 'dashed' }}
                   >
                     {type}
                   </ToggleButton>

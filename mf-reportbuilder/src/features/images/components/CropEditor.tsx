@@ -7,6 +7,11 @@ import type { CropBox } from '@portal/domain';
 import { moveCropBox, resizeCropBox, type Size } from '../cropGeometry';
 import { IMAGE_TEXT } from '../imageTexts';
 
+/** One key press moves or resizes the crop box by this many image pixels (five times with Shift). */
+export const KEY_STEP_PX = 10;
+const CROP_KEYS_HINT =
+  'From the keyboard: focus the crop box, then the arrow keys move it and + or - resize it (Shift for bigger steps).';
+
 type Drag = { mode: 'move' | 'resize'; startX: number; startY: number; box: CropBox; scale: number };
 
 /**
@@ -48,11 +53,32 @@ export function CropEditor({
   const end = () => {
     drag.current = null;
   };
+  // The keyboard's drag (issue 24, WCAG 2.1.1): arrows move the box, + and - resize it, in image pixels
+  // (Shift for bigger steps); the same clamping as a drag.
+  const nudge = (event: React.KeyboardEvent) => {
+    const step = event.shiftKey ? KEY_STEP_PX * 5 : KEY_STEP_PX;
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, -step],
+      ArrowDown: [0, step],
+    };
+    const by = moves[event.key];
+    // With Shift held the minus key types '_' (and '=' types '+'): both spellings of each key resize.
+    if (by) onChange(moveCropBox(box, by[0], by[1], image));
+    else if (event.key === '+' || event.key === '=') onChange(resizeCropBox(box, box.width + step, image));
+    else if (event.key === '-' || event.key === '_') onChange(resizeCropBox(box, box.width - step, image));
+    else return;
+    event.preventDefault();
+  };
 
   return (
     <Stack spacing={1}>
       <Typography variant="body2" color="text.secondary">
         {IMAGE_TEXT.cropHint}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" id="crop-keys-hint">
+        {CROP_KEYS_HINT}
       </Typography>
       <Box
         ref={frame}
@@ -72,6 +98,9 @@ export function CropEditor({
         <Box
           role="region"
           aria-label="Crop box"
+          aria-describedby="crop-keys-hint"
+          tabIndex={0}
+          onKeyDown={nudge}
           data-box={`${box.x},${box.y},${box.width},${box.height}`}
           onPointerDown={start('move')}
           onPointerMove={move}
@@ -85,6 +114,7 @@ export function CropEditor({
             outline: '2px solid #fff',
             boxShadow: '0 0 0 9999px rgba(0,0,0,0.45)',
             cursor: 'move',
+            '&:focus-visible': { outline: '3px solid #1565c0', outlineOffset: 2 },
           }}
         >
           <Box

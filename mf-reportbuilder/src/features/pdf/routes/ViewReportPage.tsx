@@ -108,7 +108,8 @@ export function ViewReportPage() {
       </Stack>
       {phase.kind === 'generating' && (
         <Box sx={{ maxWidth: 600 }}>
-          <Typography>{IMPROVEMENT_AND_REPORT_TEXT.generating}</Typography>
+          {/* Read out when the PDF starts; the failure (an Alert) and the ready PDF replace it. */}
+          <Typography role="status">{IMPROVEMENT_AND_REPORT_TEXT.generating}</Typography>
           <LinearProgress
             variant={phase.progress > 0 ? 'determinate' : 'indeterminate'}
             value={phase.progress}

@@ -34,7 +34,8 @@ export function JobProgress({
     if (finished(current.state)) onDone?.();
   }, [current.state, onDone]);
   return (
-    <Box sx={{ mb: 2 }} data-testid={`job-${current.kind}`}>
+    // A live region (issue 24): the export's progress, its link when ready or its failure are read out.
+    <Box sx={{ mb: 2 }} data-testid={`job-${current.kind}`} aria-live="polite">
       {current.state === 'failed' ? (
         <Alert severity="error">
           {KIND[current.kind]} failed: {current.error ?? 'unknown error'}

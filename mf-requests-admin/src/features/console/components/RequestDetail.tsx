@@ -21,9 +21,22 @@ import {
 /** A row's detail: its history (who, when, from → to) and its client references, editable. */
 export function RequestDetail({ row, onClose }: { row: RequestRow | null; onClose: () => void }) {
   return (
-    <Drawer anchor="right" open={row !== null} onClose={onClose}>
+    <Drawer
+      anchor="right"
+      open={row !== null}
+      onClose={onClose}
+      // A modal panel: named as a dialog so a screen reader says what opened (MUI traps the focus in it and
+      // gives it back to the Details button on close).
+      slotProps={{
+        paper: {
+          role: 'dialog',
+          'aria-modal': true,
+          'aria-label': row ? `Request ${row.gripReference}` : undefined,
+        },
+      }}
+    >
       {row && (
-        <Box sx={{ width: 460, p: 3 }} role="region" aria-label={`Request ${row.gripReference}`}>
+        <Box sx={{ width: 460, p: 3 }}>
           <Typography variant="h2" sx={{ fontSize: 20, mb: 0.5 }}>
             {row.gripReference}
           </Typography>

@@ -19,6 +19,7 @@ import {
   useCurrentUser,
   useNavigate,
   useNotify,
+  useSearchParams,
 } from '@portal/web-kit';
 import { ServerDataGrid, useGridQuery } from '@portal/web-kit/grid';
 import { pagerParams } from '../../../api/gridQuery';
@@ -87,7 +88,13 @@ export function ConsolePage() {
   const notify = useNotify();
   const dispatch = useAppDispatch();
   const grid = useGridQuery();
-  const [filters, setFilters] = useState<ConsoleFilterValues>(DEFAULT_CONSOLE_FILTERS);
+  // A link to one request (the operations dashboard's late list: ?grip_reference=…) opens the console on it
+  // alone, whatever its type; otherwise the spec's default filters.
+  const [searchParams] = useSearchParams();
+  const [filters, setFilters] = useState<ConsoleFilterValues>(() => {
+    const reference = searchParams.get('grip_reference');
+    return reference ? { grip_reference: reference } : DEFAULT_CONSOLE_FILTERS;
+  });
   const params = useMemo(() => pagerParams(grid.query, filters), [grid.query, filters]);
   const page = useRequestPageQuery(params);
   const settings = useConsoleSettingsQuery();

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
@@ -59,26 +60,29 @@ export function DuplicateCheckPage() {
           <Box sx={{ width: 340, overflow: 'auto' }}>
             <Typography variant="subtitle2">Nearest first</Typography>
             <List dense aria-label="Requests nearby">
-              <ListItemButton
-                selected={picked?.requestID === data.centre.requestID}
-                onClick={() => pick(data.centre)}
-              >
-                <ListItemText
-                  primary={`${data.centre.gripReference} (this request)`}
-                  secondary={data.centre.location}
-                />
-              </ListItemButton>
-              {data.requests.map((request) => (
+              <ListItem disablePadding>
                 <ListItemButton
-                  key={request.requestID}
-                  selected={picked?.requestID === request.requestID}
-                  onClick={() => pick(request)}
+                  selected={picked?.requestID === data.centre.requestID}
+                  onClick={() => pick(data.centre)}
                 >
                   <ListItemText
-                    primary={`${request.gripReference} · ${km(request.distance)}`}
-                    secondary={`${request.status} · ${request.location}`}
+                    primary={`${data.centre.gripReference} (this request)`}
+                    secondary={data.centre.location}
                   />
                 </ListItemButton>
+              </ListItem>
+              {data.requests.map((request) => (
+                <ListItem key={request.requestID} disablePadding>
+                  <ListItemButton
+                    selected={picked?.requestID === request.requestID}
+                    onClick={() => pick(request)}
+                  >
+                    <ListItemText
+                      primary={`${request.gripReference} · ${km(request.distance)}`}
+                      secondary={`${request.status} · ${request.location}`}
+                    />
+                  </ListItemButton>
+                </ListItem>
               ))}
             </List>
           </Box>

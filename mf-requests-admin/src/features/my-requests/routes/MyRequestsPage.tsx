@@ -1,9 +1,11 @@
 import { useMemo, useState } from 'react';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { RequestRow } from '@portal/contracts';
 import { formatSaDateTime, statusDisplay } from '@portal/domain';
+import { useSearchParams } from '@portal/web-kit';
 import { ServerDataGrid, useGridQuery } from '@portal/web-kit/grid';
 import { pagerParams } from '../../../api/gridQuery';
 import { useRequestPageQuery } from '../../../api/requestsApi';
@@ -49,9 +51,17 @@ export function MyRequestsPage() {
   const grid = useGridQuery([{ field: 'created', sort: 'asc' }]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  // A link to one request (a notification's mail or bell: ?grip_reference=…) opens the list on it alone.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const reference = searchParams.get('grip_reference') ?? '';
   const params = useMemo(
-    () => pagerParams(grid.query, { start_date: from, end_date: to }),
-    [grid.query, from, to],
+    () =>
+      pagerParams(grid.query, {
+        start_date: from,
+        end_date: to,
+        ...(reference ? { grip_reference: reference } : {}),
+      }),
+    [grid.query, from, to, reference],
   );
   const page = useRequestPageQuery(params);
   return (
@@ -73,6 +83,11 @@ export function MyRequestsPage() {
           onChange={(event) => setTo(event.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
         />
+        {reference && (
+          <Button size="small" onClick={() => setSearchParams({})}>
+            Showing {reference} only: show all my requests
+          </Button>
+        )}
       </Stack>
       <ServerDataGrid<RequestRow>
         aria-label="My requests"
