@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -8,6 +8,12 @@ import nodemailer from 'nodemailer';
  * running `npm start`, and the tests, can read what was sent.
  */
 export interface MailMessage {
+  /**
+   * What the message is about, when it is one of a series that must not be sent twice (a notification's
+   * id): the SMTP Message-ID is made from it (a receiving system de-duplicates on it) and the drop folder's
+   * file name carries it (a second sending would show as a second file: the tests count them).
+   */
+  id?: string;
   to: string;
   subject: string;
   text: string;
@@ -28,15 +34,17 @@ export interface MailLog {
 /** Sends through an SMTP server (SMTP_URL). */
 export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport(url);
+  const domain = from.match(/@([^>\s]+)/)?.[1] ?? 'portal.local';
   return {
-    async send({ to, subject, text, html }) {
-      await transport.sendMail({ from, to, subject, text, html });
+    async send({ id, to, subject, text, html }) {
+      const messageId = id ? `<${id}@${domain}>` : undefined;
+      await transport.sendMail({ from, to, subject, text, html, messageId });
     },
   };
 }
 
 /**
- * Without SMTP, every message is written to `<dir>/<time>-<to>.json` and its links logged, so a person
+ * Without SMTP, every message is written to `<dir>/<time>-[<id>-]<to>.json` and its links logged, so a person
  * running `npm start` (and the browser tests) can follow a reset link.
  */
 export function folderMailer(dir: string, from: string, log: MailLog): Mailer {
@@ -44,11 +52,16 @@ export function folderMailer(dir: string, from: string, log: MailLog): Mailer {
     async send(message) {
       await mkdir(dir, { recursive: true });
       const sentAt = new Date().toISOString();
+      const to = message.to.replace(/[^a-z0-9@._-]/gi, '_');
       const file = join(
         dir,
-        `${sentAt.replace(/[:.]/g, '-')}-${message.to.replace(/[^a-z0-9@._-]/gi, '_')}.json`,
+        `${sentAt.replace(/[:.]/g, '-')}-${message.id ? `${message.id.replace(/[^a-z0-9-]/gi, '_')}-` : ''}${to}.json`,
       );
-      await writeFile(file, JSON.stringify({ from, sentAt, ...message }, null, 2));
+      // Written aside and renamed into place: a reader of the folder (a person, the browser tests) never
+      // finds a half-written message under its final name.
+      const partial = `${file}.${process.pid}.partial`;
+      await writeFile(partial, JSON.stringify({ from, sentAt, ...message }, null, 2));
+      await rename(partial, file);
       log.info(
         { to: message.to, file, links: message.links },
         `mail written to ${file}: ${message.links.join(' ')}`,
