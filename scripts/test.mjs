@@ -14,6 +14,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOnPrepareError, prepare } from './prepare.mjs';
 import { bin, NX_ENV, ROOT, run } from './lib/system.mjs';
+import { jestCounter } from './lib/test-counters.mjs';
 import { busyTestProcesses, describeBusy, HEARTBEAT_MS, stepLimitMs } from './lib/watchdog.mjs';
 
 /**
@@ -35,24 +36,12 @@ if (unknownArgs.length > 0 || (only !== undefined && !GROUPS.includes(only))) {
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g; // eslint-disable-line no-control-regex
-const countOf = (text, word) => Number(new RegExp(`(\\d+) ${word}`).exec(text)?.[1] ?? 0);
 
-/** Adds up Jest's per-project summary lines: "Tests:       1 failed, 2 skipped, 45 passed, 48 total". */
-function jestCounter() {
-  let passed = 0;
-  let failed = 0;
-  let seen = false;
-  return {
-    onLine(line) {
-      const summary = /Tests:\s+(.*\d+ total)/.exec(line.replace(ANSI, ''));
-      if (!summary) return;
-      seen = true;
-      passed += countOf(summary[1], 'passed');
-      failed += countOf(summary[1], 'failed');
-    },
-    counts: () => (seen ? { passed, failed } : undefined),
-  };
-}
+/**
+ * The failing tests named in the summary, at most this many lines: CI shows only the tail of a run's output,
+ * so a failure whose name scrolled away an hour earlier could not be told from a flake.
+ */
+const NAMED_FAILURES = 24;
 
 /** node --test's closing lines: "# pass 4", "# fail 0". */
 function nodeTestCounter() {
@@ -86,6 +75,24 @@ function playwrightCounter() {
       if (!existsSync(PLAYWRIGHT_REPORT)) return undefined;
       const { stats } = JSON.parse(readFileSync(PLAYWRIGHT_REPORT, 'utf8'));
       return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+    },
+    failures() {
+      if (!existsSync(PLAYWRIGHT_REPORT)) return [];
+      const names = [];
+      const walk = (suite, titles) => {
+        for (const spec of suite.specs ?? []) {
+          const outcomes = (spec.tests ?? []).map((test) => test.status);
+          if (outcomes.includes('unexpected') || outcomes.includes('flaky')) {
+            names.push(
+              `${outcomes.includes('unexpected') ? 'failed' : 'flaky'}: ${spec.file}:${spec.line} ${[...titles, spec.title].join(' › ')}`,
+            );
+          }
+        }
+        for (const child of suite.suites ?? [])
+          walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
+      };
+      for (const suite of JSON.parse(readFileSync(PLAYWRIGHT_REPORT, 'utf8')).suites ?? []) walk(suite, []);
+      return names;
     },
   };
 }
@@ -194,6 +201,7 @@ for (const step of STEPS) {
     name: step.name,
     ok: code === 0,
     note: timedOut ? 'stopped: took too long' : undefined,
+    failures: counter?.failures?.() ?? [],
     counts,
     seconds: (Date.now() - started) / 1000,
   });
@@ -201,6 +209,13 @@ for (const step of STEPS) {
 
 const passed = results.reduce((sum, r) => sum + r.counts.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.counts.failed, 0);
+const named = results.flatMap((r) => r.failures.map((failure) => `  ${r.name}: ${failure}`));
+if (named.length > 0) {
+  console.log(
+    `\n[test] Failed or flaky, by name${named.length > NAMED_FAILURES ? ` (the first ${NAMED_FAILURES} of ${named.length})` : ''}:`,
+  );
+  for (const line of named.slice(0, NAMED_FAILURES)) console.log(line);
+}
 console.log(`\n[test] Summary (${Math.round((Date.now() - runStarted) / 60_000)} min in all)`);
 for (const r of results) {
   const counts = `${r.counts.passed} passed, ${r.counts.failed} failed`;
