@@ -7,6 +7,7 @@ import type Geometry from 'ol/geom/Geometry';
 import LineString from 'ol/geom/LineString';
 import Polygon from 'ol/geom/Polygon';
 import Draw, { type DrawEvent } from 'ol/interaction/Draw';
+import KeyboardPan from 'ol/interaction/KeyboardPan';
 import Modify, { type ModifyEvent } from 'ol/interaction/Modify';
 import Snap from 'ol/interaction/Snap';
 import VectorLayer from 'ol/layer/Vector';
@@ -128,6 +129,13 @@ export function useMeasureInteraction(map: OlMap | null, options: MeasureOptions
     snaps.forEach((snap) => map.addInteraction(snap));
     drawRef.current = draw;
     snapRef.current = snaps[0];
+    // The measuring keys move the map under the cross by a known step; OpenLayers' own arrow-key pan (a
+    // default interaction, on the same element) would move it again, animated, by four times that.
+    const keyboardPans = map
+      .getInteractions()
+      .getArray()
+      .filter((interaction) => interaction instanceof KeyboardPan && interaction.getActive());
+    keyboardPans.forEach((interaction) => interaction.setActive(false));
 
     const describe = (geometry: Geometry) => figuresLabel(kind, figuresOf(geometry));
     let geometryListener: (() => void) | null = null;
@@ -211,6 +219,7 @@ export function useMeasureInteraction(map: OlMap | null, options: MeasureOptions
 
     return () => {
       geometryListener?.();
+      keyboardPans.forEach((interaction) => interaction.setActive(true));
       snaps.forEach((snap) => map.removeInteraction(snap));
       map.removeInteraction(modify);
       map.removeInteraction(draw);
