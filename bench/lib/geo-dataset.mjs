@@ -183,7 +183,9 @@ export async function ensureGeoBenchDatabase({
     );
     if (written) {
       const node = process.cpuUsage(cpuAtStart.node);
-      const perAddress = (cpuSeconds) => `${((cpuSeconds * 1e6) / made).toFixed(1)} µs/address`;
+      // A resumed run with every town already written made none here: no figure per address then.
+      const perAddress = (cpuSeconds) =>
+        made > 0 ? `${((cpuSeconds * 1e6) / made).toFixed(1)} µs/address` : 'no addresses made in this run';
       const nodeCpu = (node.user + node.system) / 1e6;
       const pgTotal = pgCpu();
       log(

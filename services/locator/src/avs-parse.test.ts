@@ -123,7 +123,18 @@ describe('splitStreetQuery', () => {
 
   it('has no name without a street type', () => {
     expect(splitStreetQuery('church stellenbosch')).toBeUndefined();
-    expect(splitStreetQuery('avenue road')).toBeUndefined();
+    expect(splitStreetQuery('avenue')).toBeUndefined();
+  });
+
+  it('takes a type word as the name when nothing stands before it ("Court Street")', () => {
+    expect(splitStreetQuery('court street')).toEqual({ core: 'court', area: '', type: 'street' });
+    expect(splitStreetQuery('avenue road mokopane')).toEqual({
+      core: 'avenue',
+      area: 'mokopane',
+      type: 'road',
+    });
+    // After a name, the first of two type words is the street's type.
+    expect(splitStreetQuery('church street road')).toEqual({ core: 'church', area: 'road', type: 'street' });
   });
 });
 

@@ -27,6 +27,7 @@ import { InsightRollupMonths1764875000000 } from './1764875000000-InsightRollupM
 import { InsightRollupDeferred1764876000000 } from './1764876000000-InsightRollupDeferred';
 import { InsightLateGroupIndex1764877000000 } from './1764877000000-InsightLateGroupIndex';
 import { InsightRollupGroupRows1764878000000 } from './1764878000000-InsightRollupGroupRows';
+import { StreetsTrigramIndex1764880000000 } from './1764880000000-StreetsTrigramIndex';
 
 /** Migrations in the order they run, as classes (no globs: works from TypeScript sources and from dist/). */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   InsightRollupDeferred1764876000000,
   InsightLateGroupIndex1764877000000,
   InsightRollupGroupRows1764878000000,
+  StreetsTrigramIndex1764880000000,
 ];

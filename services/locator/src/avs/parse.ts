@@ -248,13 +248,19 @@ function isStreetType(word: string, isLast: boolean): boolean {
  * A typed address's text taken apart around its street type: the street's own name before it (the
  * "core", what tells one street from another) and the area after it (suburb, town). The type is the last
  * one that follows a name word ("Blue Valley Court, 12 Church Street" is Church Street), and the name
- * stops at an estate's name ("Silver Oaks Mews 12 Church Street"). Undefined without a street type; the
- * type as typed comes with it.
+ * stops at an estate's name ("Silver Oaks Mews 12 Church Street"); a name that is itself a type word
+ * ("Court Street") is the first word. Undefined without a street type; the type as typed comes with it.
  */
 export function splitStreetQuery(text: string): { core: string; area: string; type: string } | undefined {
   const words = text.split(' ').filter(Boolean);
   for (let at = words.length - 1; at >= 1; at--) {
-    if (!isStreetType(words[at], at === words.length - 1) || isStreetType(words[at - 1], false)) continue;
+    if (!isStreetType(words[at], at === words.length - 1)) continue;
+    if (isStreetType(words[at - 1], false)) {
+      // A street named by a type word ("Court Street", "Avenue Road"): that word is the name when nothing
+      // stands before it; otherwise the earlier word is the type ("Church Street Road" is not a name).
+      if (at - 1 === 0) return { core: words[0], area: words.slice(at + 1).join(' '), type: words[at] };
+      continue;
+    }
     let start = at - 1;
     while (
       start > 0 &&
