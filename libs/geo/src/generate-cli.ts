@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { SingleBar } from 'cli-progress';
 import { DEFAULT_DATABASE_URL, redactUrl } from '@portal/db';
 import { DEFAULT_SCALE, DEFAULT_SEED, generateGeodata, type GenerateProgress } from './generator/generate';
+import { figure, print, readScaleOption, readTownsOption } from './cli-options';
 
 /**
  * npm run geo:generate -- --scale N [--seed S] [--towns A,B] [--database URL] [--if-empty]
@@ -22,9 +23,6 @@ Options:
                      same scale and seed goes on where it stopped), always, never (upserts)
   --progress MODE    auto (default: a bar on a terminal, lines in CI or a pipe), bar, lines, none
   -h, --help         this text`;
-
-const print = (line: string) => process.stdout.write(`${line}\n`);
-const figure = (value: number) => value.toLocaleString('en-ZA').replace(/\s/g, ' ');
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -51,13 +49,8 @@ async function main(argv: string[]): Promise<number> {
     print(USAGE);
     return 0;
   }
-  const scale = values.scale === undefined ? DEFAULT_SCALE : Number(values.scale.replace(/[_ ,]/g, ''));
-  if (!Number.isInteger(scale) || scale < 1) {
-    console.error(
-      `--scale must be a whole number of addresses (1 or more), got "${values.scale}"\n\n${USAGE}`,
-    );
-    return 2;
-  }
+  const scale = readScaleOption(values.scale, DEFAULT_SCALE, USAGE);
+  if (scale === undefined) return 2;
   const mode = values.progress ?? 'auto';
   if (!['auto', 'bar', 'lines', 'none'].includes(mode)) {
     console.error(`--progress must be auto, bar, lines or none, got "${mode}"`);
@@ -68,10 +61,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--bulk must be auto, always or never, got "${bulk}"`);
     return 2;
   }
-  const towns = values.towns
-    ?.split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
+  const towns = readTownsOption(values.towns);
   const url = values.database || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 
   const client = new Client({ connectionString: url });

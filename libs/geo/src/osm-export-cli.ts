@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_SCALE, DEFAULT_SEED } from './generator/generate';
 import { exportGeneratedOsm, type OsmExportProgress } from './osm/export';
+import { figure, print, readScaleOption, readTownsOption } from './cli-options';
 
 /**
  * npm run geo:osm-export -- --scale N --out world.osm.pbf [--seed S] [--towns A,B] [--progress MODE]
@@ -17,9 +18,6 @@ Options:
   --towns A,B,...    only these towns (GeoNames names, e.g. Stellenbosch,Pretoria,Durban)
   --progress MODE    auto (default: lines every 5 s), lines, none
   -h, --help         this text`;
-
-const print = (line: string) => process.stdout.write(`${line}\n`);
-const figure = (value: number) => value.toLocaleString('en-ZA').replace(/\s/g, ' ');
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -48,22 +46,14 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--out is required: the .osm.pbf file to write\n\n${USAGE}`);
     return 2;
   }
-  const scale = values.scale === undefined ? DEFAULT_SCALE : Number(values.scale.replace(/[_ ,]/g, ''));
-  if (!Number.isInteger(scale) || scale < 1) {
-    console.error(
-      `--scale must be a whole number of addresses (1 or more), got "${values.scale}"\n\n${USAGE}`,
-    );
-    return 2;
-  }
+  const scale = readScaleOption(values.scale, DEFAULT_SCALE, USAGE);
+  if (scale === undefined) return 2;
   const mode = values.progress ?? 'auto';
   if (!['auto', 'lines', 'none'].includes(mode)) {
     console.error(`--progress must be auto, lines or none, got "${mode}"`);
     return 2;
   }
-  const towns = values.towns
-    ?.split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
+  const towns = readTownsOption(values.towns);
   const seed = values.seed ?? DEFAULT_SEED;
   print(
     `Writing the generated world to ${values.out}: ${figure(scale)} addresses, seed ${seed}${towns?.length ? `, towns ${towns.join(', ')}` : ''}`,
