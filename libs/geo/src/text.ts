@@ -87,6 +87,22 @@ function searchWords(word: string): string {
 /** Afrikaans street types written as words of their own ("Kerk Straat"). */
 const AFRIKAANS_TYPES = new Set(['straat', 'rylaan', 'laan', 'weg', 'singel', 'plein']);
 
+/** Each English street type (as written out) by the Afrikaans type that becomes it. */
+const AFRIKAANS_TYPE_OF: ReadonlyMap<string, string> = new Map(
+  [...AFRIKAANS_TYPES].map((afrikaans) => [ABBREVIATIONS[afrikaans], afrikaans]),
+);
+
+/**
+ * A typed name and street type as the one-word Afrikaans name they may stand for ("bos" and "avenue",
+ * typed "Bos Laan" or "Bos Avenue", are also "boslaan": the street signposted Boslaan), or undefined when
+ * the type has no Afrikaans form. Names are stored as signposted, so this is the form to compare with the
+ * stored name, where the normalised form is compared with the search text.
+ */
+export function afrikaansCompound(name: string, streetType: string): string | undefined {
+  const suffix = AFRIKAANS_TYPE_OF.get(streetType);
+  return suffix && /[a-z]{3}$/.test(name) ? `${name}${suffix}` : undefined;
+}
+
 /**
  * The types of street as normaliseForSearch writes them out: the words that end a street's name (the
  * locator's parser and scoring read the same set).

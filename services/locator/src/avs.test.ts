@@ -308,6 +308,62 @@ async function insertFixtures() {
     });
   }
 
+  // East London and Bloemfontein at national scale: more namesakes of other types in the town than the
+  // search takes as candidates (30), all matching the name typed as well as the one meant, and more
+  // important — Tshepo Boulevard and Boslaan must still be found by their type.
+  const namesakeTypes = ['Avenue', 'Close', 'Street', 'Road', 'Drive', 'Crescent', 'Lane', 'Place'];
+  for (let i = 0; i < 32; i++) {
+    const type = namesakeTypes[i % namesakeTypes.length];
+    await street({
+      key: `tshepo ${i}`,
+      name: `Tshepo ${type}`,
+      suburb: `Mdantsane ${i}`,
+      town: 'East London',
+      importance: 0.6,
+      lat: -32.95 + i * 0.002,
+      lng0: 27.7,
+      postalCode: '5219',
+      erfBase: 40000 + i * 100,
+      numbers: ['16'],
+    });
+    await street({
+      key: `bos ${i}`,
+      name: `Bos ${type === 'Avenue' ? 'Street' : type}`,
+      suburb: `Heidedal ${i}`,
+      town: 'Bloemfontein',
+      importance: 0.6,
+      lat: -29.1 + i * 0.002,
+      lng0: 26.2,
+      postalCode: '9301',
+      erfBase: 50000 + i * 100,
+      numbers: ['59'],
+    });
+  }
+  await street({
+    key: 'tshepo boulevard',
+    name: 'Tshepo Boulevard',
+    suburb: 'Mdantsane Unit 3',
+    town: 'East London',
+    importance: 0.1,
+    lat: -32.99,
+    lng0: 27.75,
+    postalCode: '5219',
+    erfBase: 44000,
+    numbers: ['16'],
+  });
+  await street({
+    key: 'boslaan',
+    name: 'Boslaan',
+    suburb: 'Universitas',
+    town: 'Bloemfontein',
+    importance: 0.1,
+    lat: -29.11,
+    lng0: 26.18,
+    postalCode: '9301',
+    erfBase: 54000,
+    numbers: ['59'],
+  });
+
   // An estate of three units behind 30 Church Street, on one erf.
   const estateLng = STELLENBOSCH.lng0 + 30 * 0.00015;
   ids['estate erf'] = await insert(
@@ -540,6 +596,19 @@ describe('address search', () => {
       ['7 Kerkstraat, Die Boord', 'kerkstraat 7'],
       ['7 kerk straat stellenbosch', 'kerkstraat 7'],
       ['9 Kerk Street Die Boord', 'kerkstraat 9'],
+    ]) {
+      const [first] = await searchFor(query, { address: true });
+      expect([query, first.id]).toEqual([query, ids[expected]]);
+    }
+  });
+
+  it('finds the street of the type typed among more namesakes of other types than it takes as candidates', async () => {
+    for (const [query, expected] of [
+      ['16 Tshepo Blvd, East London', 'tshepo boulevard 16'],
+      ['16 tshepo boulevard', 'tshepo boulevard 16'],
+      ['59 Bos Laan, Bloemfontein', 'boslaan 59'],
+      ['59 Boslaan Bloemfontein', 'boslaan 59'],
+      ['59 bos avenue', 'boslaan 59'],
     ]) {
       const [first] = await searchFor(query, { address: true });
       expect([query, first.id]).toEqual([query, ids[expected]]);

@@ -1,7 +1,13 @@
 // One file on purpose (over 500 lines): the address searches share its candidate limits, row shapes and
 // merge, and each statement is tuned against the others (what one kind answers, another leaves out).
 import type { FeatureType, SearchFlags, SearchResultItem } from '@portal/contracts';
-import { formatAddress, normaliseForSearch, shortAddress, type Queryable } from '@portal/geo';
+import {
+  afrikaansCompound,
+  formatAddress,
+  normaliseForSearch,
+  shortAddress,
+  type Queryable,
+} from '@portal/geo';
 import {
   parseErfQuery,
   parseFarmQuery,
@@ -169,7 +175,9 @@ type CandidateMode = 'core-area' | 'core' | 'text-area' | 'text' | 'prefix' | 'a
 
 const CANDIDATE_CONDITION: Record<Exclude<CandidateMode, 'area-initial'>, string> = {
   'core-area': '$7 <% lower(s.name) AND $12 <% s.search_text',
-  core: '$7 <<% lower(s.name)',
+  // Or the name and type typed as one Afrikaans word ("bos avenue" is also Boslaan, which "bos" alone
+  // does not match word for word).
+  core: '($7 <<% lower(s.name) OR $15 <<% lower(s.name))',
   'text-area': '$13 <% s.search_text AND $12 <% s.search_text',
   text: '$13 <% s.search_text',
   prefix: 'lower(s.name) LIKE $14',
@@ -186,7 +194,7 @@ const AREA_INITIAL_CANDIDATES = `
       SELECT st.id FROM geo.streets st WHERE st.suburb_id IN (SELECT id FROM area_places) AND lower(st.name) LIKE $10
     ), by_text AS (
       SELECT s.id FROM area_streets a JOIN geo.streets s ON s.id = a.id
-      ORDER BY NAME_ORDER DESC, s.importance DESC, s.id
+      ORDER BY NAME_ORDER DESC, TYPE_ORDER DESC, s.importance DESC, s.id
       LIMIT $2
     )`;
 
@@ -198,7 +206,17 @@ const AREA_INITIAL_CANDIDATES = `
  * few of its trigrams, as few as dozens of other names of the town share, and the type tells the right
  * one from those (Cedar Way, not Cosmos Road).
  */
-const NAME_ORDER = 'greatest(word_similarity($7, lower(s.name)), word_similarity($9, lower(s.name)))';
+const NAME_ORDER =
+  'greatest(word_similarity($7, lower(s.name)), word_similarity($9, lower(s.name)), word_similarity($15, lower(s.name)))';
+/**
+ * Among names that match the name typed equally (every "Tshepo …" of East London holds "tshepo" whole),
+ * the one of the type typed first: at 10 M addresses a town has dozens of namesakes of other types, more
+ * than the candidates taken, and Tshepo Boulevard must not be left out behind Tshepo Avenue and Close.
+ * The type is compared in both forms a name is signposted in ("Bos Avenue", "Boslaan": $15).
+ */
+const TYPE_ORDER = 'greatest(word_similarity($9, lower(s.name)), word_similarity($15, lower(s.name)))';
+/** The candidate orders that read the name typed, and so break their ties by the type typed. */
+const NAMED_MODES: ReadonlySet<CandidateMode> = new Set(['core-area', 'core', 'area-initial']);
 const CANDIDATE_ORDER: Record<CandidateMode, string> = {
   'core-area': `${NAME_ORDER} * word_similarity($8, s.search_text)`,
   core: NAME_ORDER,
@@ -219,14 +237,15 @@ function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: 
     WITH input AS (SELECT $1::text AS text, $2::int AS size, $3::bpchar AS postal_code, $4::int AS number,
                           $5::text AS house_number, $6::text AS unit, $7::text AS core, $8::text AS area,
                           $9::text AS typed_name, $10::text AS initial, $11::text AS area_last,
-                          $12::text AS area_key, $13::text AS candidate_text, $14::text AS name_prefix),
+                          $12::text AS area_key, $13::text AS candidate_text, $14::text AS name_prefix,
+                          $15::text AS afrikaans_name),
     ${
       mode === 'area-initial'
-        ? AREA_INITIAL_CANDIDATES.replace('NAME_ORDER', NAME_ORDER)
+        ? AREA_INITIAL_CANDIDATES.replace('NAME_ORDER', NAME_ORDER).replace('TYPE_ORDER', TYPE_ORDER)
         : `by_text AS (
       SELECT s.id FROM geo.streets s
       WHERE ${CANDIDATE_CONDITION[mode]}
-      ORDER BY ${CANDIDATE_ORDER[mode]} DESC, s.importance DESC, s.id
+      ORDER BY ${CANDIDATE_ORDER[mode]} DESC,${NAMED_MODES.has(mode) ? ` ${TYPE_ORDER} DESC,` : ''} s.importance DESC, s.id
       LIMIT $2
     )`
     }${
@@ -240,7 +259,7 @@ function addressStatement(mode: CandidateMode, withNumber: boolean, withPostal: 
       -- addresses), two = ANY are index scans on suburb and town OR-ed in one bitmap.
       WHERE s.suburb_id = ANY (ARRAY(SELECT place_id FROM postal_places))
          OR s.town_id = ANY (ARRAY(SELECT place_id FROM postal_places))
-      ORDER BY ${CANDIDATE_ORDER[mode === 'core-area' || mode === 'area-initial' ? 'core' : mode]} DESC, s.importance DESC, s.id
+      ORDER BY ${CANDIDATE_ORDER[NAMED_MODES.has(mode) ? 'core' : mode]} DESC,${NAMED_MODES.has(mode) ? ` ${TYPE_ORDER} DESC,` : ''} s.importance DESC, s.id
       LIMIT $2
     ), candidates AS (SELECT id FROM by_text UNION SELECT id FROM in_postal_area)`
         : `, candidates AS (SELECT id FROM by_text)`
@@ -356,6 +375,7 @@ async function addressesBy(
     street ? areaKey(street.area) : null,
     street ? `${street.core} ${street.area}`.trim() || query.text : query.text,
     `${query.text.replace(/[%_\\]/g, '')}%`,
+    street?.type ? (afrikaansCompound(street.core, street.type) ?? null) : null,
   ]);
   const queryWords = query.text.split(' ');
   const coreWords = street?.core.split(' ') ?? [];
