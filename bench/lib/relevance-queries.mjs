@@ -70,6 +70,7 @@ const CATEGORIES = [
   {
     name: 'misspelt street',
     scope: 'town',
+    area: (a) => ({ text: a.town }),
     where: (a) => baseWord(a.street_name).length >= 5,
     write: (a, seed) => {
       const word = baseWord(a.street_name);
@@ -79,6 +80,7 @@ const CATEGORIES = [
   {
     name: 'misspelt town',
     scope: 'town',
+    area: (a) => ({ text: a.town }),
     where: (a) => a.town.length >= 5,
     write: (a, seed) => {
       const word = baseWord(`${a.town} x`);
@@ -88,6 +90,7 @@ const CATEGORIES = [
   {
     name: 'abbreviated street type',
     scope: 'town',
+    area: (a) => ({ text: a.town }),
     where: (a) =>
       ABBREVIATED_TYPES[a.street_name.split(' ').at(-1)] !== undefined && a.street_name.includes(' '),
     write: (a) => {
@@ -98,6 +101,7 @@ const CATEGORIES = [
   {
     name: 'partial input',
     scope: 'town',
+    area: (a, seed) => ({ text: a.town.slice(0, 3 + (seed % 3)).trim(), prefix: true }),
     where: (a) => a.town.length >= 6,
     write: (a, seed) => {
       const words = a.street_name.split(' ');
@@ -109,11 +113,13 @@ const CATEGORIES = [
   {
     name: 'missing suburb',
     scope: 'town',
+    area: (a) => ({ text: a.town }),
     write: (a) => `${a.house_number} ${a.street_name}, ${a.town}`,
   },
   {
     name: 'suburb, no town',
     scope: 'suburb',
+    area: (a) => ({ text: a.suburb }),
     write: (a) => `${a.house_number} ${a.street_name}, ${a.suburb}`,
   },
   {
@@ -124,6 +130,7 @@ const CATEGORIES = [
   {
     name: 'Afrikaans street type',
     scope: 'town',
+    area: (a) => ({ text: a.town }),
     sql: "a.street_name ~ '^[A-Z][a-z]+(straat|weg|laan)$'",
     write: (a, seed) => {
       const [, stem, type] = /^([A-Z][a-z]+?)(straat|weg|laan)$/.exec(a.street_name);
@@ -135,6 +142,7 @@ const CATEGORIES = [
     name: 'unit in an estate',
     scope: 'town',
     units: true,
+    area: (a, seed) => ({ text: seed % 2 ? a.town : a.suburb }),
     write: (a, seed) =>
       seed % 2
         ? `Unit ${a.unit}, ${a.estate}, ${a.house_number} ${a.street_name}, ${a.town}`
@@ -194,10 +202,51 @@ async function uniqueCandidates(client, category, count, seed) {
   }
 }
 
+/** Lower case, letters and digits, single spaces (as the search folds what is typed). */
+const fold = (text) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/**
+ * Whether the area as a query types it also names the place of another address with the same number
+ * and street (and unit): the query then names two addresses, and neither answer is wrong. The category's
+ * scope is the address's own town or suburb; what is typed can say less — "Eastleigh" is a town and also
+ * a suburb of another town, "rust" (Rustenburg half typed) is also a word of Bobbies Rust — and at 10 M
+ * addresses such namesakes are common. A place matches when it holds every word typed (the last as the
+ * start of a word when the area is half typed), as the search reads an area word by word.
+ */
+async function namesAnotherAddress(client, category, address, seed) {
+  if (!category.area) return false;
+  const { text, prefix = false } = category.area(address, seed);
+  const words = fold(text).split(' ').filter(Boolean);
+  if (!words.length) return false;
+  const patterns = words.map((word, i) => `(^| )${word}${prefix && i === words.length - 1 ? '' : '( |$)'}`);
+  const { rows } = await client.query(
+    `SELECT 1
+     FROM geo.streets s
+     JOIN geo.addresses b ON b.street_id = s.id AND b.house_number = $2
+     -- The name's first letters through the trigram index, then the key (a scan of every street's key
+     -- would take a second a query at 10 M addresses).
+     WHERE lower(s.name) LIKE lower(left($1::text, 3)) || '%'
+       AND ${streetKey('s.name')} = ${streetKey('$1::text')}
+       AND b.source_id <> $3 AND b.unit IS NOT DISTINCT FROM $4
+       AND lower(b.suburb || ' ' || b.town) ~ ALL ($5::text[])
+     LIMIT 1`,
+    [address.street_name, address.house_number, address.source_id, address.unit, patterns],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Builds the query set from the bench dataset: for each category, addresses in a fixed pseudo-random
  * order (md5 of source id and category) that the category can write and whose number and street (and
- * unit) are unique in the category's scope, written as the category writes them.
+ * unit) are unique in the category's scope and in every place the area as typed names, written as the
+ * category writes them.
  */
 export async function buildRelevanceQueries(client, perCategory = PER_CATEGORY, seed = '') {
   const queries = [];
@@ -207,7 +256,9 @@ export async function buildRelevanceQueries(client, perCategory = PER_CATEGORY, 
     for (const address of rows) {
       if (taken === perCategory) break;
       if (category.where && !category.where(address)) continue;
-      const query = category.write(address, hashOf(address.source_id + category.name + seed));
+      const addressSeed = hashOf(address.source_id + category.name + seed);
+      if (await namesAnotherAddress(client, category, address, addressSeed)) continue;
+      const query = category.write(address, addressSeed);
       queries.push({ category: category.name, query, expected: address.source_id });
       taken += 1;
     }
