@@ -3,6 +3,14 @@
 // street type, a unit in an estate — each only where what is typed names one address. Deterministic: the
 // same dataset and seed give the same set.
 
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ROOT } from '../../scripts/lib/system.mjs';
+
+const require = createRequire(import.meta.url);
+/** libs/geo as built (the bench dataset is made with it): the search's own folding of what is typed. */
+const geoLibrary = () => require(join(ROOT, 'libs/geo/dist/index.js'));
+
 /** A deterministic number from a text (FNV-1a), for choices that must not change between builds. */
 export function hashOf(text) {
   let hash = 0x811c9dc5;
@@ -202,16 +210,6 @@ async function uniqueCandidates(client, category, count, seed) {
   }
 }
 
-/** Lower case, letters and digits, single spaces (as the search folds what is typed). */
-const fold = (text) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’`]/g, '')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-
 /**
  * Whether the area as a query types it also names the place of another address with the same number
  * and street (and unit): the query then names two addresses, and neither answer is wrong. The category's
@@ -223,7 +221,7 @@ const fold = (text) =>
 async function namesAnotherAddress(client, category, address, seed) {
   if (!category.area) return false;
   const { text, prefix = false } = category.area(address, seed);
-  const words = fold(text).split(' ').filter(Boolean);
+  const words = geoLibrary().foldText(text).split(' ').filter(Boolean);
   if (!words.length) return false;
   const patterns = words.map((word, i) => `(^| )${word}${prefix && i === words.length - 1 ? '' : '( |$)'}`);
   const { rows } = await client.query(

@@ -312,32 +312,47 @@ async function insertFixtures() {
   // search takes as candidates (30), all matching the name typed as well as the one meant, and more
   // important — Tshepo Boulevard and Boslaan must still be found by their type.
   const namesakeTypes = ['Avenue', 'Close', 'Street', 'Road', 'Drive', 'Crescent', 'Lane', 'Place'];
-  for (let i = 0; i < 32; i++) {
-    const type = namesakeTypes[i % namesakeTypes.length];
-    await street({
-      key: `tshepo ${i}`,
-      name: `Tshepo ${type}`,
-      suburb: `Mdantsane ${i}`,
+  const namesakes = [
+    // Every type but Boulevard; every type but Avenue (Boslaan is Bos Avenue).
+    {
+      name: 'Tshepo',
+      suburb: 'Mdantsane',
       town: 'East London',
-      importance: 0.6,
-      lat: -32.95 + i * 0.002,
+      lat: -32.95,
       lng0: 27.7,
-      postalCode: '5219',
-      erfBase: 40000 + i * 100,
-      numbers: ['16'],
-    });
-    await street({
-      key: `bos ${i}`,
-      name: `Bos ${type === 'Avenue' ? 'Street' : type}`,
-      suburb: `Heidedal ${i}`,
+      code: '5219',
+      erf: 40000,
+      number: '16',
+      avenue: 'Avenue',
+    },
+    {
+      name: 'Bos',
+      suburb: 'Heidedal',
       town: 'Bloemfontein',
-      importance: 0.6,
-      lat: -29.1 + i * 0.002,
+      lat: -29.1,
       lng0: 26.2,
-      postalCode: '9301',
-      erfBase: 50000 + i * 100,
-      numbers: ['59'],
-    });
+      code: '9301',
+      erf: 50000,
+      number: '59',
+      avenue: 'Street',
+    },
+  ];
+  for (const place of namesakes) {
+    for (let i = 0; i < 32; i++) {
+      const type = namesakeTypes[i % namesakeTypes.length];
+      await street({
+        key: `${place.name.toLowerCase()} ${i}`,
+        name: `${place.name} ${type === 'Avenue' ? place.avenue : type}`,
+        suburb: `${place.suburb} ${i}`,
+        town: place.town,
+        importance: 0.6,
+        lat: place.lat + i * 0.002,
+        lng0: place.lng0,
+        postalCode: place.code,
+        erfBase: place.erf + i * 100,
+        numbers: [place.number],
+      });
+    }
   }
   await street({
     key: 'tshepo boulevard',
