@@ -13,12 +13,24 @@ export interface PgListenerOptions {
   onError: (err: Error) => void;
 }
 
+export interface PgListener {
+  /**
+   * Settles once the first connection LISTENs on every channel (or `waitMs` passed, the database still
+   * away). A worker waits for it before it says it is started: a change committed before the LISTEN is
+   * heard by no one, and waits for the sweeper (a minute) instead of milliseconds.
+   */
+  listening(waitMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * LISTENs on a connection of its own. A lost connection is opened again after a second; on each
  * (re)connection `onConnected` runs once. The webhook and notification workers both listen this way.
  */
-export function startPgListener(options: PgListenerOptions): { close(): Promise<void> } {
+export function startPgListener(options: PgListenerOptions): PgListener {
   let client: Client | null = null;
+  let heard: () => void = () => undefined;
+  const firstListen = new Promise<void>((resolve) => (heard = resolve));
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
   const connect = async () => {
@@ -41,6 +53,7 @@ export function startPgListener(options: PgListenerOptions): { close(): Promise<
     try {
       await next.connect();
       for (const channel of options.channels) await next.query(`LISTEN ${channel}`);
+      heard();
       await options.onConnected();
     } catch (err) {
       options.onError(err as Error);
@@ -49,6 +62,14 @@ export function startPgListener(options: PgListenerOptions): { close(): Promise<
   };
   void connect();
   return {
+    async listening(waitMs = 10_000) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        firstListen,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))),
+      ]);
+      clearTimeout(timer);
+    },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

@@ -1,4 +1,4 @@
-import { startPgListener } from '../pgListener';
+import { startPgListener, type PgListener } from '../pgListener';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { PORTAL_QUEUES, notificationChannel, type NotificationPushedEvent } from '@portal/contracts';
@@ -162,6 +162,7 @@ export async function startNotificationWorkers(
   await queue.upsertJobScheduler(SWEEP_SCHEDULER, { every: settings.sweepIntervalMs }, { name: 'sweep' });
   const listener =
     options.listen === false ? null : startListener(options.databaseUrl, queue, settings, log, sweep);
+  await listener?.listening();
 
   return {
     queue,
@@ -185,7 +186,7 @@ function startListener(
   settings: NotificationSettings,
   log: NonNullable<NotificationWorkerOptions['log']>,
   sweep: () => Promise<unknown>,
-): { close(): Promise<void> } {
+): PgListener {
   return startPgListener({
     databaseUrl,
     applicationName: 'requests-worker notifications',

@@ -1,4 +1,4 @@
-import { startPgListener } from '../pgListener';
+import { startPgListener, type PgListener } from '../pgListener';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { PORTAL_QUEUES } from '@portal/contracts';
@@ -212,6 +212,7 @@ export async function startWebhookWorkers(options: WebhookWorkerOptions): Promis
     options.listen === false
       ? null
       : startListener(options.databaseUrl, dispatchQueue, deliveryQueue, settings, log, sweep);
+  await listener?.listening();
 
   return {
     dispatchQueue,
@@ -240,7 +241,7 @@ function startListener(
   settings: WebhookSettings,
   log: NonNullable<WebhookWorkerOptions['log']>,
   sweep: () => Promise<unknown>,
-): { close(): Promise<void> } {
+): PgListener {
   return startPgListener({
     databaseUrl,
     applicationName: 'requests-worker webhooks',
