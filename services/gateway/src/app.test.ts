@@ -8,7 +8,7 @@ import { connect, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadGatewayConfig, type GatewayConfig } from './config';
@@ -647,6 +647,39 @@ describe('security headers and compression', () => {
       service: 'identity',
       url: '/api/v1.0/users/me',
     });
+    await app.close();
+  });
+
+  it("sends the build's precompressed copy as it is, for the shell's and a remote's files", async () => {
+    // Bodies that differ from the file, so the answer shows which one was sent.
+    const shellCopy = join(shellDist, 'framework.0badcafe.js');
+    writeFileSync(shellCopy, 'framework();');
+    writeFileSync(`${shellCopy}.br`, brotliCompressSync('"the brotli copy"'));
+    writeFileSync(`${shellCopy}.gz`, gzipSync('"the gzip copy"'));
+    writeFileSync(join(remoteDist, '812.89abcdef.js.br'), brotliCompressSync('"the remote copy"'));
+    const app = await gateway();
+    const br = await app.inject({
+      url: '/framework.0badcafe.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe(IMMUTABLE);
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('"the brotli copy"');
+    const gz = await app.inject({ url: '/framework.0badcafe.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe('"the gzip copy"');
+    const plain = await app.inject({
+      url: '/framework.0badcafe.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, 'framework();']);
+    const remote = await app.inject({
+      url: '/remotes/remoteA/812.89abcdef.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(brotliDecompressSync(remote.rawPayload).toString()).toBe('"the remote copy"');
+    expect(remote.headers['cache-control']).toBe(IMMUTABLE);
     await app.close();
   });
 });

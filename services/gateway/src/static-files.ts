@@ -15,8 +15,11 @@ const CONTENT_HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+(\.map)?$/i;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
+/** The copies the build writes beside a file, compressed once at the best ratio (tools/webpack.common.cjs). */
+const PRECOMPRESSED_COPY = /\.(br|gz)$/;
+
 export function cacheControlFor(file: string): string {
-  return CONTENT_HASHED.test(basename(file)) ? IMMUTABLE : REVALIDATE;
+  return CONTENT_HASHED.test(basename(file).replace(PRECOMPRESSED_COPY, '')) ? IMMUTABLE : REVALIDATE;
 }
 
 /** Paths of files the web app is made of; a missing one is a 404, never the app's index page. */
@@ -34,6 +37,9 @@ export async function registerShell(app: FastifyInstance, shellDist: string): Pr
     serve: false,
     cacheControl: false,
     dotfiles: 'ignore',
+    // x.js.br / x.js.gz, written by the build, are sent for x.js to a browser that accepts them (the
+    // compression plugin then leaves the answer alone); without a copy the file is compressed per request.
+    preCompressed: true,
     setHeaders: (reply: FastifyReply, file: string) => {
       reply.header('cache-control', cacheControlFor(file));
     },
