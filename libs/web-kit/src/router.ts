@@ -4,6 +4,9 @@
  * included) exists once, and — unlike a shared 'react-router', which federation cannot tree-shake —
  * only what is listed here reaches the browser. That keeps the login page's first load small.
  */
+import { useContext } from 'react';
+import { UNSAFE_DataRouterStateContext } from 'react-router';
+
 export {
   Form,
   Link,
@@ -36,3 +39,13 @@ export type {
   RouteObject,
   To,
 } from 'react-router';
+
+/**
+ * Whether the router has finished its first navigation (its `state.initialized`): false while the first
+ * page's code (a remote's routes, a lazy page) is still loading and the router renders the routes'
+ * HydrateFallback. The router keeps this in a context it does not name as public API; it is the one
+ * per-router source of the flag (the shell's layout is its own fallback and reads it: app/AppLayout.tsx).
+ */
+export function useRouterInitialized(): boolean {
+  return useContext(UNSAFE_DataRouterStateContext)?.initialized ?? true;
+}

@@ -1,11 +1,21 @@
-import { Outlet, ScrollRestoration, useNavigation } from '@portal/web-kit';
+import { Outlet, ScrollRestoration, useNavigation, useRouterInitialized } from '@portal/web-kit';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import { Header } from '../header/Header';
+import { PageLoading } from './PageLoading';
 
-/** The frame around every page: header on top, a progress line while a page (or remote) loads. */
+/**
+ * The frame around every page: header on top, a progress line while a page (or remote) loads.
+ *
+ * It is also the router's fallback while the first page's code loads (routes.tsx, HydrateFallback), with a
+ * progress bar for the page: the header paints as soon as the shell runs instead of after the page's
+ * remote has come in, and, being the same component in the same place, React keeps it (the header and its
+ * notification socket are not mounted twice) when the page arrives. Until then the outlet is not shown:
+ * the router would give it the routes known so far, the not-found page for any remote's path.
+ */
 export function AppLayout() {
   const navigation = useNavigation();
+  const started = useRouterInitialized();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Header />
@@ -16,9 +26,9 @@ export function AppLayout() {
         />
       )}
       <Box component="main" sx={{ flexGrow: 1 }}>
-        <Outlet />
+        {started ? <Outlet /> : <PageLoading />}
       </Box>
-      <ScrollRestoration />
+      {started && <ScrollRestoration />}
     </Box>
   );
 }

@@ -4,7 +4,6 @@ import { NotFoundPage } from '../pages/NotFoundPage';
 import { CONTENT_ROUTE_ID, type RemoteRoutes } from '../remotes/remoteRoutes';
 import { AppLayout } from './AppLayout';
 import { PageError } from './PageError';
-import { PageLoading } from './PageLoading';
 
 /** Sends an old path to its new place, keeping the query string (the reset callback goes to /login). */
 function MovedTo({ pathname }: { pathname: string }) {
@@ -25,8 +24,9 @@ const anonymousOnly = (
 export function portalRoutes(remoteRoutes: RemoteRoutes): RouteObject[] {
   return [
     {
-      element: <AppLayout />,
-      HydrateFallback: PageLoading,
+      // One component for both: React keeps the header when the first page arrives (AppLayout).
+      Component: AppLayout,
+      HydrateFallback: AppLayout,
       children: [
         {
           id: CONTENT_ROUTE_ID,
