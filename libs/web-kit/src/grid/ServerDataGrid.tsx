@@ -22,30 +22,35 @@ const LoadedServerDataGrid = lazy(async () => ({
  * queue's pager), 750 px high (spec 03 §9), with the portal's page sizes (ServerDataGridView).
  */
 export function ServerDataGrid<R extends GridValidRowModel>(props: ServerDataGridProps<R>): ReactElement {
-  const height = props.height ?? SERVER_GRID_HEIGHT;
   return (
-    <Suspense
-      fallback={
-        <Box
-          sx={{
-            height,
-            width: '100%',
-            bgcolor: 'background.paper',
-            border: 1,
-            borderColor: 'divider',
-            borderRadius: 1,
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-          }}
-        >
-          <CircularProgress aria-label={GRID_CODE_LOADING} />
-        </Box>
-      }
-    >
+    <Suspense fallback={<GridCodeLoading height={props.height ?? SERVER_GRID_HEIGHT} />}>
       {/* lazy() drops the row type parameter; the props were checked against it above. */}
       <LoadedServerDataGrid {...(props as unknown as ServerDataGridProps<GridValidRowModel>)} />
     </Suspense>
+  );
+}
+
+/**
+ * Where a grid will be while its code loads: a box of the grid's size with a named progress indicator. The
+ * Suspense fallback of ServerDataGrid, and of any page's own grid component loaded with `lazy`.
+ */
+export function GridCodeLoading({ height = SERVER_GRID_HEIGHT }: { height?: number | string }): ReactElement {
+  return (
+    <Box
+      sx={{
+        height,
+        width: '100%',
+        bgcolor: 'background.paper',
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+      }}
+    >
+      <CircularProgress aria-label={GRID_CODE_LOADING} />
+    </Box>
   );
 }
 

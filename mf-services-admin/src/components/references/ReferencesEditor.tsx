@@ -5,7 +5,6 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { GridAddIcon, GridDeleteIcon } from '@mui/x-data-grid';
 import { referenceKey } from '@portal/domain';
 import {
   addReference,
@@ -15,6 +14,7 @@ import {
   removeReference,
   type ReferenceEntry,
 } from './references';
+import { AddIcon, DeleteIcon } from '../../layout/icons';
 
 interface ReferencesEditorProps {
   /** What the list is called: 'Reference' or 'Claims reference'. */
@@ -70,7 +70,7 @@ export function ReferencesEditor({ noun, value, onChange, disabled = false }: Re
         />
         <Button
           variant="outlined"
-          startIcon={<GridAddIcon />}
+          startIcon={<AddIcon />}
           onClick={add}
           disabled={disabled || trimmed === ''}
           sx={{ flexShrink: 0, height: 40 }}
@@ -117,7 +117,7 @@ export function ReferencesEditor({ noun, value, onChange, disabled = false }: Re
                 disabled={disabled}
                 onClick={() => onChange(removeReference(value, index))}
               >
-                <GridDeleteIcon fontSize="small" />
+                <DeleteIcon fontSize="small" />
               </IconButton>
             </Box>
           ))}

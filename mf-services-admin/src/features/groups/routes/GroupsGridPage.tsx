@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Button from '@mui/material/Button';
-import { GridAddIcon } from '@mui/x-data-grid';
 import { AdminPage } from '../../../layout/AdminPage';
 import { GroupDialog } from '../../../components/GroupDialog';
-import { GroupsGrid } from '../components/GroupsGrid';
+import { AddIcon } from '../../../layout/icons';
+import { GridCodeLoading } from '@portal/web-kit/grid';
+
+// The grid's code (x-data-grid) loads after the page has painted (web-kit/grid's GridCodeLoading meanwhile).
+const GroupsGrid = lazy(async () => ({ default: (await import('../components/GroupsGrid')).GroupsGrid }));
 
 /** /services/admin/groups (spec 03 "Groups grid"), with the 'create group' dialog. */
 export function GroupsGridPage() {
@@ -14,12 +17,14 @@ export function GroupsGridPage() {
       backToAdmin
       subtitle="Double-click a cell to change it. A change is saved at once when the group has an admin and a code."
       actions={
-        <Button variant="contained" startIcon={<GridAddIcon />} onClick={() => setCreating(true)}>
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
           Create group
         </Button>
       }
     >
-      <GroupsGrid />
+      <Suspense fallback={<GridCodeLoading />}>
+        <GroupsGrid />
+      </Suspense>
       {creating && <GroupDialog mode="create" onClose={() => setCreating(false)} />}
     </AdminPage>
   );

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import type { AdminGroup } from '@portal/contracts';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
 import { AdminPageGrid } from '../../../grid/AdminPageGrid';
@@ -7,7 +7,7 @@ import { RowActionButton } from '../../../grid/RowActionButton';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
 import { useGridQuery } from '@portal/web-kit/grid';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
-import { ClaimsIcon, EditIcon } from '../../../layout/icons';
+import { ClaimsIcon, DeleteIcon, EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
 import { switchesAndActionsColumns } from './listColumns';
 import { useDeleteGroupMutation, useGroupsPageQuery } from '../../../api/groupsApi';
@@ -80,7 +80,7 @@ export function GroupsList() {
           label={`Delete group ${row.name}`}
           onClick={() => setDialog({ kind: 'delete', group: row })}
         >
-          <GridDeleteIcon fontSize="small" />
+          <DeleteIcon fontSize="small" />
         </RowActionButton>,
       ]),
     ],

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { GridDeleteIcon, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import type { AdminUser } from '@portal/contracts';
 import { SERVER_FILTER_OPERATORS } from '../../../grid/columns';
 import { AdminPageGrid } from '../../../grid/AdminPageGrid';
@@ -7,7 +7,7 @@ import { RowActionButton } from '../../../grid/RowActionButton';
 import { pageForModelParams, type ServerFields } from '../../../grid/pageForModel';
 import { useGridQuery } from '@portal/web-kit/grid';
 import { ConfirmDeleteDialog } from '../../../layout/ConfirmDeleteDialog';
-import { EditIcon } from '../../../layout/icons';
+import { DeleteIcon, EditIcon } from '../../../layout/icons';
 import { ADMIN_TEXT } from '../../../texts';
 import { switchesAndActionsColumns } from './listColumns';
 import { useDeleteUserMutation, useUsersPageQuery } from '../../../api/usersApi';
@@ -70,7 +70,7 @@ export function UsersList() {
           label={`Delete user ${row.name}`}
           onClick={() => setDialog({ kind: 'delete', user: row })}
         >
-          <GridDeleteIcon fontSize="small" />
+          <DeleteIcon fontSize="small" />
         </RowActionButton>,
       ]),
     ],

@@ -1,17 +1,20 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from '@portal/web-kit';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { GridAddIcon } from '@mui/x-data-grid';
 import { AdminPage } from '../../../layout/AdminPage';
 import { PATHS } from '../../../paths';
 import { USAGE_TEXT } from '../../../texts';
 import { GroupDialog } from '../../../components/GroupDialog';
 import { RatesEditorButton } from '../components/RatesEditorButton';
-import { GroupsList } from '../components/GroupsList';
-import { UsersList } from '../components/UsersList';
+import { AddIcon } from '../../../layout/icons';
+import { GridCodeLoading } from '@portal/web-kit/grid';
+
+// The lists' grid code (x-data-grid) loads after the page has painted (GridCodeLoading meanwhile).
+const GroupsList = lazy(async () => ({ default: (await import('../components/GroupsList')).GroupsList }));
+const UsersList = lazy(async () => ({ default: (await import('../components/UsersList')).UsersList }));
 
 type ListName = 'groups' | 'users';
 
@@ -42,7 +45,7 @@ export function ServicesAdminPage() {
           <Button component={RouterLink} to={PATHS.usage} variant="outlined">
             {USAGE_TEXT.title}
           </Button>
-          <Button variant="contained" startIcon={<GridAddIcon />} onClick={() => setCreatingGroup(true)}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreatingGroup(true)}>
             New group
           </Button>
         </>
@@ -60,7 +63,9 @@ export function ServicesAdminPage() {
           <Tab value="groups" label="Groups" />
           <Tab value="users" label="Users" />
         </Tabs>
-        {list === 'groups' ? <GroupsList /> : <UsersList />}
+        <Suspense fallback={<GridCodeLoading />}>
+          {list === 'groups' ? <GroupsList /> : <UsersList />}
+        </Suspense>
       </Paper>
       {creatingGroup && <GroupDialog mode="create" onClose={() => setCreatingGroup(false)} />}
     </AdminPage>

@@ -4,7 +4,6 @@ import Tooltip from '@mui/material/Tooltip';
 import {
   DataGrid,
   GridActionsCellItem,
-  GridDeleteIcon,
   useGridApiRef,
   type GridColDef,
   type GridPaginationModel,
@@ -19,6 +18,7 @@ import {
   type EditableRateRow,
   type NumberField,
 } from '../rateRows';
+import { DeleteIcon } from '../../../layout/icons';
 
 const isNumberField = (field: string): field is NumberField =>
   (NUMBER_FIELDS as readonly string[]).includes(field);
@@ -99,7 +99,7 @@ export function RatesGrid({ rows, loading, onRowsChange, focusRowId }: RatesGrid
         getActions: ({ row }) => [
           <GridActionsCellItem
             key="delete"
-            icon={<GridDeleteIcon />}
+            icon={<DeleteIcon />}
             label={`Delete row ${rows.indexOf(row) + 1}`}
             onClick={() => onRowsChange(rows.filter((other) => other.id !== row.id))}
           />,

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -6,20 +6,22 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import { GridAddIcon, GridDownloadIcon } from '@mui/x-data-grid';
 import { ADMIN_API } from '@portal/contracts';
 import { canAccess } from '@portal/domain';
 import { NOTIFY_DURATION, useCurrentUser, useNotify } from '@portal/web-kit';
 import { ADMIN_ROLES } from '../../../access';
 import { failureText, reasonOf } from '../../../api/answers';
 import { AdminPage } from '../../../layout/AdminPage';
-import { SaveIcon, UploadIcon } from '../../../layout/icons';
+import { AddIcon, DownloadIcon, SaveIcon, UploadIcon } from '../../../layout/icons';
 import { ratesHref } from '../../../paths';
 import { ADMIN_TEXT } from '../../../texts';
 import { useAllGroupsQuery } from '../../../api/groupsApi';
 import { useImportRatesMutation, useRatesQuery, useSaveRatesMutation } from '../../../api/ratesApi';
-import { RatesGrid } from '../components/RatesGrid';
 import { newRateRow, rateProblems, toEditableRows, toRateRows, type EditableRateRow } from '../rateRows';
+import { GridCodeLoading } from '@portal/web-kit/grid';
+
+// The grid's code (x-data-grid) loads after the page has painted (web-kit/grid's GridCodeLoading meanwhile).
+const RatesGrid = lazy(async () => ({ default: (await import('../components/RatesGrid')).RatesGrid }));
 
 /** How many problems the list above the grid names; the cells show all of them. */
 const LISTED_PROBLEMS = 5;
@@ -115,7 +117,7 @@ function RatesEditor({ groupID }: { groupID: string }) {
         <>
           <Button
             variant="outlined"
-            startIcon={<GridAddIcon />}
+            startIcon={<AddIcon />}
             onClick={addRow}
             disabled={!savedRates.isSuccess}
           >
@@ -132,7 +134,7 @@ function RatesEditor({ groupID }: { groupID: string }) {
           <Tooltip title="Downloads the rate table as saved">
             <Button
               variant="outlined"
-              startIcon={<GridDownloadIcon />}
+              startIcon={<DownloadIcon />}
               href={ADMIN_API.ratesExport(groupID)}
               download
               disabled={!savedRates.isSuccess}
@@ -205,12 +207,14 @@ function RatesEditor({ groupID }: { groupID: string }) {
               </ul>
             </Alert>
           )}
-          <RatesGrid
-            rows={rows}
-            loading={savedRates.isLoading || importing}
-            onRowsChange={setDraft}
-            focusRowId={focusRowId}
-          />
+          <Suspense fallback={<GridCodeLoading />}>
+            <RatesGrid
+              rows={rows}
+              loading={savedRates.isLoading || importing}
+              onRowsChange={setDraft}
+              focusRowId={focusRowId}
+            />
+          </Suspense>
         </>
       )}
     </AdminPage>

@@ -14,7 +14,6 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { GridDownloadIcon } from '@mui/x-data-grid';
 import { dailyCountsSvg, formatNumber } from '@portal/charts';
 import { USAGE_ROUTES } from '@portal/contracts';
 import { canAccess } from '@portal/domain';
@@ -25,6 +24,7 @@ import { AdminPage } from '../../../layout/AdminPage';
 import { USAGE_TEXT } from '../../../texts';
 import { usageParams, useUsageQuery, type UsageArgs } from '../usageApi';
 import { dailySeries, tableRows, usedMetrics } from '../usageRows';
+import { DownloadIcon } from '../../../layout/icons';
 
 /** The month of today in South Africa (UTC+2, no daylight saving), 'YYYY-MM'. */
 const currentMonth = () => new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 7);
@@ -56,7 +56,7 @@ export function UsagePage() {
         <>
           <Button
             variant="outlined"
-            startIcon={<GridDownloadIcon />}
+            startIcon={<DownloadIcon />}
             href={`${USAGE_ROUTES.exportXlsx}?${query}`}
             download
           >
@@ -64,7 +64,7 @@ export function UsagePage() {
           </Button>
           <Button
             variant="outlined"
-            startIcon={<GridDownloadIcon />}
+            startIcon={<DownloadIcon />}
             href={`${USAGE_ROUTES.exportCsv}?${query}`}
             download
           >

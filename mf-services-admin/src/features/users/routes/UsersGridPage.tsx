@@ -1,5 +1,9 @@
+import { lazy, Suspense } from 'react';
 import { AdminPage } from '../../../layout/AdminPage';
-import { UsersGrid } from '../components/UsersGrid';
+import { GridCodeLoading } from '@portal/web-kit/grid';
+
+// The grid's code (x-data-grid) loads after the page has painted (web-kit/grid's GridCodeLoading meanwhile).
+const UsersGrid = lazy(async () => ({ default: (await import('../components/UsersGrid')).UsersGrid }));
 
 /** /services/admin/users (spec 03 "Users grid"). */
 export function UsersGridPage() {
@@ -9,7 +13,9 @@ export function UsersGridPage() {
       backToAdmin
       subtitle="Double-click a name, group or the services to change them; tick a box to change a role. Every change is saved at once."
     >
-      <UsersGrid />
+      <Suspense fallback={<GridCodeLoading />}>
+        <UsersGrid />
+      </Suspense>
     </AdminPage>
   );
 }
