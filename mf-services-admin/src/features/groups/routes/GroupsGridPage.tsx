@@ -1,12 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import Button from '@mui/material/Button';
 import { AdminPage } from '../../../layout/AdminPage';
 import { GroupDialog } from '../../../components/GroupDialog';
 import { AddIcon } from '../../../layout/icons';
-import { GridCodeLoading } from '@portal/web-kit/grid';
+import { lazyGrid } from '@portal/web-kit/grid';
 
-// The grid's code (x-data-grid) loads after the page has painted (web-kit/grid's GridCodeLoading meanwhile).
-const GroupsGrid = lazy(async () => ({ default: (await import('../components/GroupsGrid')).GroupsGrid }));
+const GroupsGrid = lazyGrid(async () => (await import('../components/GroupsGrid')).GroupsGrid);
 
 /** /services/admin/groups (spec 03 "Groups grid"), with the 'create group' dialog. */
 export function GroupsGridPage() {
@@ -22,9 +21,7 @@ export function GroupsGridPage() {
         </Button>
       }
     >
-      <Suspense fallback={<GridCodeLoading />}>
-        <GroupsGrid />
-      </Suspense>
+      <GroupsGrid />
       {creating && <GroupDialog mode="create" onClose={() => setCreating(false)} />}
     </AdminPage>
   );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from '@portal/web-kit';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -10,11 +10,10 @@ import { USAGE_TEXT } from '../../../texts';
 import { GroupDialog } from '../../../components/GroupDialog';
 import { RatesEditorButton } from '../components/RatesEditorButton';
 import { AddIcon } from '../../../layout/icons';
-import { GridCodeLoading } from '@portal/web-kit/grid';
+import { lazyGrid } from '@portal/web-kit/grid';
 
-// The lists' grid code (x-data-grid) loads after the page has painted (GridCodeLoading meanwhile).
-const GroupsList = lazy(async () => ({ default: (await import('../components/GroupsList')).GroupsList }));
-const UsersList = lazy(async () => ({ default: (await import('../components/UsersList')).UsersList }));
+const GroupsList = lazyGrid(async () => (await import('../components/GroupsList')).GroupsList);
+const UsersList = lazyGrid(async () => (await import('../components/UsersList')).UsersList);
 
 type ListName = 'groups' | 'users';
 
@@ -63,9 +62,7 @@ export function ServicesAdminPage() {
           <Tab value="groups" label="Groups" />
           <Tab value="users" label="Users" />
         </Tabs>
-        <Suspense fallback={<GridCodeLoading />}>
-          {list === 'groups' ? <GroupsList /> : <UsersList />}
-        </Suspense>
+        {list === 'groups' ? <GroupsList /> : <UsersList />}
       </Paper>
       {creatingGroup && <GroupDialog mode="create" onClose={() => setCreatingGroup(false)} />}
     </AdminPage>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -18,10 +18,9 @@ import { ADMIN_TEXT } from '../../../texts';
 import { useAllGroupsQuery } from '../../../api/groupsApi';
 import { useImportRatesMutation, useRatesQuery, useSaveRatesMutation } from '../../../api/ratesApi';
 import { newRateRow, rateProblems, toEditableRows, toRateRows, type EditableRateRow } from '../rateRows';
-import { GridCodeLoading } from '@portal/web-kit/grid';
+import { lazyGrid } from '@portal/web-kit/grid';
 
-// The grid's code (x-data-grid) loads after the page has painted (web-kit/grid's GridCodeLoading meanwhile).
-const RatesGrid = lazy(async () => ({ default: (await import('../components/RatesGrid')).RatesGrid }));
+const RatesGrid = lazyGrid(async () => (await import('../components/RatesGrid')).RatesGrid);
 
 /** How many problems the list above the grid names; the cells show all of them. */
 const LISTED_PROBLEMS = 5;
@@ -207,14 +206,12 @@ function RatesEditor({ groupID }: { groupID: string }) {
               </ul>
             </Alert>
           )}
-          <Suspense fallback={<GridCodeLoading />}>
-            <RatesGrid
-              rows={rows}
-              loading={savedRates.isLoading || importing}
-              onRowsChange={setDraft}
-              focusRowId={focusRowId}
-            />
-          </Suspense>
+          <RatesGrid
+            rows={rows}
+            loading={savedRates.isLoading || importing}
+            onRowsChange={setDraft}
+            focusRowId={focusRowId}
+          />
         </>
       )}
     </AdminPage>
