@@ -11,7 +11,8 @@
 // Needs the build of libs/geo and libs/db (`npm start` or `npx nx run @portal/geo:build` leaves it).
 // Usage: node bench/geo-import.mjs [--addresses 200000] [--parcels 100000]
 //        node bench/geo-import.mjs --scales 1000000,10000000 [--seed portal] [--progress lines]
-//          [--importers portal,osm2pgsql] (one of them alone: merged with the other's earlier figure)
+//          [--importers portal-bulk,osm2pgsql] (portal-bulk: importOsm's bulk path, --bulk of the CLI;
+//          portal: its upsert path, the way an update is loaded; any subset: merged with earlier figures)
 import { spawn } from 'node:child_process';
 import {
   createWriteStream,
@@ -25,6 +26,7 @@ import {
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import pg from 'pg';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/lib/system.mjs';
@@ -266,7 +268,7 @@ export async function measureOsmSideBySide({
   seed = 'portal',
   progress = 'none',
   dir = join(tmpdir(), 'portal-bench-osm'),
-  importers = ['portal', 'osm2pgsql'],
+  importers = ['portal-bulk', 'osm2pgsql'],
 } = {}) {
   if (importers.includes('osm2pgsql') && !existsSync(OSM2PGSQL))
     throw new Error(`${OSM2PGSQL} is missing: apt-get install -y osm2pgsql (npm run bench installs it)`);
@@ -297,6 +299,40 @@ export async function measureOsmSideBySide({
       }
     if (portal) log(`${scale}: portal ${portal.seconds} s, ${portal.rowsPerSecond} rows/s`);
 
+    let portalBulk;
+    if (importers.includes('portal-bulk'))
+      try {
+        database = await db.createTestDatabase();
+        log(`${scale}: the portal's importer, bulk (--bulk)`);
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        const started = performance.now();
+        const cpuBefore = await backendCpuSeconds(client);
+        const nodeCpuBefore = process.cpuUsage();
+        try {
+          const summary = await geo.importOsm(client, extract.file, { progress, bulk: true });
+          const seconds = (performance.now() - started) / 1000;
+          const total = sum(summary.loaded);
+          portalBulk = {
+            seconds: round(seconds),
+            rows: total,
+            rowsPerSecond: Math.round(total / seconds),
+            loaded: summary.loaded,
+            rejected: sum(summary.rejected),
+            // This process (reading the file, staging) and the import's own backend (COPY, INSERT … SELECT,
+            // half the index builds; the other half run on a second connection, not counted).
+            nodeCpuSeconds: round(cpuSeconds(process.cpuUsage(nodeCpuBefore))),
+            backendCpuSeconds:
+              cpuBefore === undefined ? undefined : round((await backendCpuSeconds(client)) - cpuBefore),
+          };
+        } finally {
+          await client.end();
+        }
+      } finally {
+        await database?.drop();
+      }
+    if (portalBulk) log(`${scale}: portal bulk ${portalBulk.seconds} s, ${portalBulk.rowsPerSecond} rows/s`);
+
     let osm2pgsql;
     if (importers.includes('osm2pgsql'))
       try {
@@ -324,12 +360,16 @@ export async function measureOsmSideBySide({
     if (osm2pgsql) log(`${scale}: osm2pgsql ${osm2pgsql.seconds} s, ${osm2pgsql.rowsPerSecond} rows/s`);
 
     // Both read the same rows out of the file: the counts must agree table for table.
-    for (const table of portal && osm2pgsql ? ['addresses', 'streets', 'places', 'buildings'] : []) {
-      if (portal.loaded[table] !== osm2pgsql.loaded[table])
-        throw new Error(
-          `${scale}: ${table} differ: portal ${portal.loaded[table]}, osm2pgsql ${osm2pgsql.loaded[table]}`,
-        );
-    }
+    for (const [name, ours] of [
+      ['portal', portal],
+      ['portal bulk', portalBulk],
+    ])
+      for (const table of ours && osm2pgsql ? ['addresses', 'streets', 'places', 'buildings'] : []) {
+        if (ours.loaded[table] !== osm2pgsql.loaded[table])
+          throw new Error(
+            `${scale}: ${table} differ: ${name} ${ours.loaded[table]}, osm2pgsql ${osm2pgsql.loaded[table]}`,
+          );
+      }
     rows.push({
       scale,
       extract: {
@@ -344,9 +384,11 @@ export async function measureOsmSideBySide({
         reused: extract.reused,
       },
       portal,
+      portalBulk,
       osm2pgsql,
-      /** How many times longer the portal's importer took than osm2pgsql. */
+      /** How many times longer the portal's importer took than osm2pgsql (upsert path; bulk path). */
       ratio: portal && osm2pgsql ? round(portal.seconds / osm2pgsql.seconds, 2) : null,
+      bulkRatio: portalBulk && osm2pgsql ? round(portalBulk.seconds / osm2pgsql.seconds, 2) : null,
       loadAverage: { before: loadBefore, after: load1() },
     });
   }
@@ -354,7 +396,9 @@ export async function measureOsmSideBySide({
     rows,
     note:
       'same .osm.pbf, same run, each into a throwaway database; portal = libs/geo importOsm (parse, checks, ' +
-      'batched upserts into geo.* with their GiST/trigram indexes, linking); osm2pgsql 1.8 flex non-slim ' +
+      'batched upserts into geo.* with their GiST/trigram indexes, linking); portalBulk = importOsm bulk ' +
+      '(COPY into temporary tables while reading, one INSERT … SELECT per table, indexes set aside and built ' +
+      'once by two connections, linking, ANALYZE); osm2pgsql 1.8 flex non-slim ' +
       '(COPY, then GiST index and CLUSTER per table); ratio = portal seconds ÷ osm2pgsql seconds; ' +
       'shared 2-core machine, load average given',
   };
@@ -372,7 +416,7 @@ if (import.meta.url === `file://${process.argv[1]}` && option('scales', undefine
     scales,
     seed: option('seed', 'portal'),
     progress: option('progress', 'lines'),
-    importers: option('importers', 'portal,osm2pgsql').split(','),
+    importers: option('importers', 'portal-bulk,osm2pgsql').split(','),
   });
   console.log(JSON.stringify(result, null, 2));
   const file = new URL('./results/geo-import-osm2pgsql.json', import.meta.url);
@@ -383,9 +427,11 @@ if (import.meta.url === `file://${process.argv[1]}` && option('scales', undefine
     ...result.rows.map((row) => {
       const before = earlier.find((old) => old.scale === row.scale) ?? {};
       const portal = row.portal ?? before.portal;
+      const portalBulk = row.portalBulk ?? before.portalBulk;
       const osm2pgsql = row.osm2pgsql ?? before.osm2pgsql;
       const ratio = portal && osm2pgsql ? round(portal.seconds / osm2pgsql.seconds, 2) : null;
-      return { ...before, ...row, portal, osm2pgsql, ratio };
+      const bulkRatio = portalBulk && osm2pgsql ? round(portalBulk.seconds / osm2pgsql.seconds, 2) : null;
+      return { ...before, ...row, portal, portalBulk, osm2pgsql, ratio, bulkRatio };
     }),
   ].sort((a, b) => a.scale - b.scale);
   writeFileSync(file, JSON.stringify({ ...result, rows: merged }, null, 2) + '\n');
@@ -400,4 +446,19 @@ if (import.meta.url === `file://${process.argv[1]}` && option('scales', undefine
     new URL('./results/geo-import.json', import.meta.url),
     JSON.stringify(result, null, 2) + '\n',
   );
+}
+
+const cpuSeconds = ({ user, system }) => (user + system) / 1e6;
+
+/** CPU seconds (user + system) the client's PostgreSQL backend has used, from /proc; undefined elsewhere. */
+async function backendCpuSeconds(client) {
+  const {
+    rows: [{ pid }],
+  } = await client.query('SELECT pg_backend_pid() AS pid');
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }

@@ -66,6 +66,10 @@ Options:
   --batch-size N           rows per statement (default 2000; osm 5000)
   --progress MODE          auto (default: a bar on a terminal, lines in CI), bar, lines, none
   --no-link                do not link rows to parcels, parents and places after loading
+  --bulk                   osm: a national extract; rows are staged with COPY and written by one
+                           statement per table, indexes set aside and built once when the load is
+                           the bulk of what the tables will hold (like osm2pgsql --create); for a
+                           database that is not serving users yet
   --json                   print the summary as JSON
   --if-empty               risk: only when no risk layer is loaded yet (npm start's prepare)
   -h, --help               this text`;
@@ -110,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
         'batch-size': { type: 'string' },
         progress: { type: 'string', default: 'auto' },
         'no-link': { type: 'boolean', default: false },
+        bulk: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'if-empty': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -138,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let run: (db: Queryable) => Promise<ImportSummary>;
+  let bulk: Parameters<typeof importOsm>[2] | undefined;
   try {
     const [kindText, file, ...extra] = positionals;
     if (!kindText) throw new UsageError('Say what to import.');
@@ -145,6 +151,8 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`Unknown kind "${kindText}": one of ${IMPORT_KINDS.join(', ')}.`);
     }
     const kind = kindText as ImportKind;
+    if (values.bulk && kind !== 'osm') throw new UsageError('--bulk applies to osm only.');
+
     if (!file && kind !== 'shared-data') throw new UsageError(`Say which file to import (${kind}).`);
     if (extra.length) throw new UsageError(`One file at a time (extra: ${extra.join(' ')}).`);
 
@@ -158,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
       batchSize: positiveInteger('batch-size', values['batch-size']),
       link: !values['no-link'],
     };
+    if (values.bulk) bulk = { ...common, bulk: true };
     const fields: Record<string, string> = {};
     for (const mapping of values.field ?? []) {
       const match = /^([A-Za-z]+)=(.+)$/.exec(mapping);
@@ -242,6 +251,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const url = values.database || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  if (bulk) return importOsmBulk(url, positionals[1], bulk, values.json);
   const pool = new Pool({ connectionString: url, max: 2 });
   // The importers take rows back from a query (as TypeORM answers); pg answers a result object.
   const db: Queryable = { query: async (sql, params) => (await pool.query(sql, params)).rows };
@@ -250,13 +260,38 @@ async function main(argv: string[]): Promise<number> {
     print(values.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
     return 0;
   } catch (err) {
-    const { code, message } = err as { code?: string; message?: string };
-    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '3D000' || code === '28P01') {
-      console.error(`geo:import: cannot use the database ${redactUrl(url)}: ${message || code}`);
-    } else console.error(`geo:import failed: ${message || String(err)}`);
-    return 1;
+    return reportFailure(url, err);
   } finally {
     await pool.end();
+  }
+}
+
+/** Prints why an import could not run (the database, or the import's own message); answers exit code 1. */
+function reportFailure(url: string, err: unknown): number {
+  const { code, message } = err as { code?: string; message?: string };
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '3D000' || code === '28P01') {
+    console.error(`geo:import: cannot use the database ${redactUrl(url)}: ${message || code}`);
+  } else console.error(`geo:import failed: ${message || String(err)}`);
+  return 1;
+}
+
+/** npm run geo:import -- osm FILE --bulk: one client of its own (COPY and the session's staging tables). */
+async function importOsmBulk(
+  url: string,
+  file: string,
+  options: Parameters<typeof importOsm>[2],
+  json: boolean,
+): Promise<number> {
+  const client = new Client({ connectionString: url });
+  try {
+    await client.connect();
+    const summary = await importOsm(client, file, options);
+    print(json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+    return 0;
+  } catch (err) {
+    return reportFailure(url, err);
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

@@ -99,9 +99,15 @@ export async function hasGeneratorRows(db: Queryable, tables: readonly string[])
   return false;
 }
 
-/** Sets aside the big tables' secondary indexes, unique and foreign-key constraints and user triggers. */
-export async function deferSchema(db: Queryable): Promise<DeferredSchema> {
-  const tables = BULK_DEFERRED_TABLES.map((table) => `geo.${table}`);
+/**
+ * Sets aside the secondary indexes, unique and foreign-key constraints and user triggers of the big tables
+ * (`tables`, in schema geo; default the generator's).
+ */
+export async function deferSchema(
+  db: Queryable,
+  deferredTables: readonly string[] = BULK_DEFERRED_TABLES,
+): Promise<DeferredSchema> {
+  const tables = deferredTables.map((table) => `geo.${table}`);
   const constraints: { tbl: string; name: string; kind: string; def: string }[] = await db.query(
     `SELECT conrelid::regclass::text AS tbl, conname AS name, contype AS kind, pg_get_constraintdef(oid) AS def
        FROM pg_constraint WHERE conrelid = ANY($1::regclass[]) AND contype IN ('u', 'f') ORDER BY conname`,

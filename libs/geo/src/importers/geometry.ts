@@ -6,10 +6,11 @@ import { isInSouthAfrica } from './bounds';
  * one malformed feature from failing a whole batch statement); validity (self-intersections, spikes) is
  * PostGIS's ST_IsValid, run per batch by repairPolygons.
  */
-export type PolygonCheck = { ok: true; geojson: string } | { ok: false; reason: string };
+export type PolygonCheck =
+  { ok: true; geojson: string; polygons: Position[][][] } | { ok: false; reason: string };
 export type PointCheck = { ok: true; lon: number; lat: number } | { ok: false; reason: string };
 
-type Position = [number, number];
+export type Position = [number, number];
 
 function position(value: unknown): Position | undefined {
   if (!Array.isArray(value) || value.length < 2) return undefined;
@@ -80,6 +81,7 @@ export function checkPolygonal(geometry: unknown): PolygonCheck {
   }
   return {
     ok: true,
+    polygons,
     geojson: JSON.stringify(
       polygons.length === 1 && type === 'Polygon'
         ? { type: 'Polygon', coordinates: polygons[0] }
@@ -122,6 +124,16 @@ export interface PolygonVerdict {
 }
 
 /**
+ * SQL for what ST_MakeValid leaves of an invalid polygon (`geom`, an SQL expression): its polygonal part, and
+ * for a single-polygon column its largest polygon (NULL or empty when nothing polygonal is left).
+ */
+export function repairedPolygonSql(geom: string, shape: PolygonShape): string {
+  return shape === 'multipolygon'
+    ? `ST_Multi(ST_CollectionExtract(ST_MakeValid(${geom}), 3))`
+    : `(SELECT d.geom FROM ST_Dump(ST_CollectionExtract(ST_MakeValid(${geom}), 3)) d ORDER BY ST_Area(d.geom) DESC LIMIT 1)`;
+}
+
+/**
  * ST_IsValid over a batch of polygon GeoJSON texts (well formed: checkPolygonal passed). Answers only the
  * invalid ones, by index, each with its ST_MakeValid repair: the polygonal part of the result, and for a
  * single-polygon column its largest polygon.
@@ -133,10 +145,7 @@ export async function repairPolygons(
 ): Promise<Map<number, PolygonVerdict>> {
   const verdicts = new Map<number, PolygonVerdict>();
   if (!geometries.length) return verdicts;
-  const repaired =
-    shape === 'multipolygon'
-      ? 'ST_Multi(ST_CollectionExtract(ST_MakeValid(c.geom), 3))'
-      : '(SELECT d.geom FROM ST_Dump(ST_CollectionExtract(ST_MakeValid(c.geom), 3)) d ORDER BY ST_Area(d.geom) DESC LIMIT 1)';
+  const repaired = repairedPolygonSql('c.geom', shape);
   const rows: { i: number; reason: string; repaired: string | null }[] = await db.query(
     `SELECT c.i::int AS i, (c.detail).reason AS reason,
             CASE WHEN ST_IsEmpty(r.geom) THEN NULL ELSE ST_AsGeoJSON(r.geom) END AS repaired

@@ -141,8 +141,16 @@ export class ImportRun {
     const stored: Record<string, unknown> = { ...loaded };
     if (Object.keys(repaired).length) stored.repaired = repaired;
     if (Object.keys(warnings).length) stored.warnings = warnings;
+    // A bulk import that stopped with indexes set aside keeps its record of them, and stays open, until the
+    // next bulk import builds them (importers/staged-write.ts).
     await this.db.query(
-      `UPDATE geo.import_runs SET finished_at = now(), loaded = $2::jsonb, rejected = $3::jsonb WHERE id = $1`,
+      `UPDATE geo.import_runs
+          SET finished_at = CASE WHEN loaded ? 'deferred' THEN NULL ELSE now() END,
+              loaded = CASE WHEN loaded ? 'deferred'
+                            THEN $2::jsonb || jsonb_build_object('deferred', loaded->'deferred')
+                            ELSE $2::jsonb END,
+              rejected = $3::jsonb
+        WHERE id = $1`,
       [this.summary.runId, JSON.stringify(stored), JSON.stringify(rejected)],
     );
     return this.summary;

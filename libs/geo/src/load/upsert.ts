@@ -60,12 +60,12 @@ export async function upsertRows(
   );
   const updates = columns
     .filter((column) => !conflict.includes(column.name) && !column.keepOnUpdate)
-    .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`);
+    .map((column) => `${quoteIdentifier(column.name)} = EXCLUDED.${quoteIdentifier(column.name)}`);
   const sql = `
-    INSERT INTO ${table} (${names.map(quote).join(', ')})
+    INSERT INTO ${table} (${names.map(quoteIdentifier).join(', ')})
     SELECT ${values.join(', ')}
     FROM unnest(${columns.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')}) AS r(${aliases.join(', ')})
-    ON CONFLICT (${conflict.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}
+    ON CONFLICT (${conflict.map(quoteIdentifier).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}
     RETURNING id::text`;
 
   const ids: string[] = [];
@@ -89,7 +89,8 @@ export function rowsOf<Row>(answer: Row[] | { rows: Row[] }): Row[] {
   return Array.isArray(answer) ? answer : answer.rows;
 }
 
-function quote(name: string): string {
+/** A column name as SQL: quoted when it is not a plain lower-case name or is a reserved word. */
+export function quoteIdentifier(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) && !RESERVED.has(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 

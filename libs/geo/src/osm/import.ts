@@ -2,11 +2,14 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { pipeline } from 'node:stream';
 import { OSMTransform } from 'osm-pbf-parser-node';
-import { GEOMETRY, type Queryable } from '../load/upsert';
+import { answeringRows } from '../generator/connection';
+import { canCopy } from '../generator/copy';
+import { multiPolygonHex, pointHex, polygonHex } from '../generator/ewkb';
+import { GEOMETRY, type Queryable, type UpsertColumn } from '../load/upsert';
 import { foldText, streetSearchText } from '../text';
 import { assertGeoSchema, ImportInputError, type ImportOptions, inputSize } from '../importers/common';
 import { FARM_COLUMNS, splitFarmName } from '../importers/farms';
-import { checkLonLat, checkPolygonal, pointGeoJson } from '../importers/geometry';
+import { checkLonLat, checkPolygonal, pointGeoJson, type Position } from '../importers/geometry';
 import {
   linkPlaceParentsByPosition,
   linkPoisToAddresses,
@@ -15,8 +18,10 @@ import {
 } from '../importers/link';
 import { placeImportance } from '../importers/places';
 import { POI_COLUMNS } from '../importers/pois';
-import { createProgress } from '../importers/progress';
+import { createProgress, resolveProgressMode } from '../importers/progress';
 import { ImportRun, type ImportSummary } from '../importers/run';
+import { restoreUnfinishedBulkImports, stagedColumns, writeStaged } from '../importers/staged-write';
+import { StagedTableWriter } from '../importers/staged-writer';
 import { TableWriter } from '../importers/writer';
 import { NodeCoordinates } from './node-coordinates';
 import {
@@ -32,7 +37,35 @@ import {
   WANTED_TAGS,
 } from './tags';
 
-export type OsmImportOptions = ImportOptions;
+export interface OsmImportOptions extends ImportOptions {
+  /**
+   * Bulk load (the CLI's --bulk; a national extract): rows are copied into temporary tables while the file
+   * is read and written into geo.* by one statement per table at the end; when no row of this source is
+   * there yet and the import outnumbers what the tables hold, their indexes are set aside and built once
+   * afterwards (importers/staged-write.ts). The rows and the summary are the upsert path's. `db` must be a
+   * node-postgres Client (COPY), not a pool or a TypeORM DataSource.
+   */
+  bulk?: boolean;
+}
+
+/** How geometries travel: GeoJSON text through the upsert's expressions, or hex EWKB into staged columns. */
+interface GeometryForm {
+  point(lon: number, lat: number): string;
+  polygon(polygons: Position[][][], geojson: string): string;
+  multiPolygon(polygons: Position[][][], geojson: string): string;
+}
+const GEOJSON_FORM: GeometryForm = {
+  point: pointGeoJson,
+  polygon: (_, geojson) => geojson,
+  multiPolygon: (_, geojson) => geojson,
+};
+/** Rings as flat [lon, lat, …] corners, the closing corner left out (the EWKB writer closes rings). */
+const flatRings = (rings: Position[][]) => rings.map((ring) => ring.slice(0, -1).flat());
+const EWKB_FORM: GeometryForm = {
+  point: pointHex,
+  polygon: (polygons) => polygonHex(flatRings(polygons[0])),
+  multiPolygon: (polygons) => multiPolygonHex(polygons.map(flatRings)),
+};
 
 interface OsmElement {
   type: 'node' | 'way' | 'relation';
@@ -69,20 +102,42 @@ export async function importOsm(
 ): Promise<ImportSummary> {
   const size = await inputSize(file);
   if (size === 0) throw new ImportInputError(`${file} is empty: not an OSM PBF file.`);
-  await assertGeoSchema(db);
-  const run = await ImportRun.start(db, 'osm', options.source ?? 'osm', file);
+  const bulk = options.bulk === true;
+  if (bulk && !canCopy(db))
+    throw new ImportInputError('A bulk OSM import needs a node-postgres Client of its own (it uses COPY).');
+  const client = bulk && canCopy(db) ? db : undefined;
+  const rowsOf = bulk ? answeringRows(db) : db;
+  await assertGeoSchema(rowsOf);
+  const showSteps = resolveProgressMode(options.progress ?? 'none') !== 'none';
+  const step = (text: string) => {
+    if (showSteps) process.stderr.write(`osm ${basename(file)}: ${text}\n`);
+  };
+  if (client) {
+    // Temporary tables live in the session's own buffers: room for the staged batches.
+    await rowsOf.query(`SET temp_buffers = '256MB'`);
+    await restoreUnfinishedBulkImports(client, rowsOf, step);
+  }
+  const run = await ImportRun.start(rowsOf, 'osm', options.source ?? 'osm', file);
   const batchSize = options.batchSize ?? 5000;
+  const form = bulk ? EWKB_FORM : GEOJSON_FORM;
   const writer = (
     table: string,
-    columns: ConstructorParameters<typeof TableWriter>[3],
+    columns: readonly UpsertColumn[],
     polygon?: number,
     shape?: 'polygon' | 'multipolygon',
-  ) =>
-    new TableWriter(db, run, table, columns, {
-      batchSize,
-      rejectRepeatedIds: false,
-      polygonColumn: polygon === undefined ? undefined : { index: polygon, shape: shape ?? 'multipolygon' },
-    });
+  ) => {
+    const polygonColumn =
+      polygon === undefined ? undefined : { index: polygon, shape: shape ?? ('multipolygon' as const) };
+    if (!client)
+      return new TableWriter(db, run, table, columns, { batchSize, rejectRepeatedIds: false, polygonColumn });
+    const staged = stagedColumns(columns);
+    // An address names its street by the street's source id; the final statement finds the street's id.
+    if (table === 'geo.addresses')
+      staged.forEach((column, i) => {
+        if (column.name === 'street_id') staged[i] = { ...column, type: 'text', refersTo: 'geo.streets' };
+      });
+    return new StagedTableWriter(client, rowsOf, run, table, staged, { polygonColumn });
+  };
   const streets = writer('geo.streets', [
     { name: 'name', type: 'text' },
     { name: 'suburb', type: 'text' },
@@ -152,7 +207,12 @@ export async function importOsm(
         streetKey,
       );
     }
-    for (const [key, id] of await streets.flush()) streetIds.set(key, id);
+    if (streets instanceof TableWriter) for (const [key, id] of await streets.flush()) streetIds.set(key, id);
+    else {
+      // Staged: an address names its street by the street's key, and the final statement finds its id.
+      for (const key of queued) streetIds.set(key, key);
+      if (streets.full) await streets.flush();
+    }
     for (const { sourceId, streetKey, address, point, where } of batch) {
       addresses.add(
         sourceId,
@@ -170,7 +230,7 @@ export async function importOsm(
         where,
       );
     }
-    await addresses.flush();
+    if (addresses instanceof TableWriter || addresses.full) await addresses.flush();
   }
 
   function addAddress(sourceId: string, tags: Tags, lon: number, lat: number, where: string): void {
@@ -178,7 +238,7 @@ export async function importOsm(
     if (typeof address === 'string') return run.reject(address, where);
     if (address.badPostcode) run.warn('addr:postcode is not a South African postal code, left empty');
     const streetKey = `street/${foldText(address.street)}|${foldText(address.suburb)}|${foldText(address.town)}`;
-    pendingAddresses.push({ sourceId, streetKey, address, point: pointGeoJson(lon, lat), where });
+    pendingAddresses.push({ sourceId, streetKey, address, point: form.point(lon, lat), where });
   }
 
   function addPoi(sourceId: string, tags: Tags, point: string): void {
@@ -206,7 +266,7 @@ export async function importOsm(
     const interesting = hasAddress(tags) || readPoi(tags) || placeKindOf(tags) || tags.place === 'farm';
     if (!interesting) return;
     if (!checked.ok) return run.reject(checked.reason, sourceId);
-    const point = pointGeoJson(checked.lon, checked.lat);
+    const point = form.point(checked.lon, checked.lat);
     if (hasAddress(tags)) addAddress(sourceId, tags, checked.lon, checked.lat, sourceId);
     addPoi(sourceId, tags, point);
     const kind = placeKindOf(tags);
@@ -243,7 +303,7 @@ export async function importOsm(
     if (!polygon.ok) return run.reject(polygon.reason, sourceId);
     const [lon, lat] = centroid(ring);
     if (address) addAddress(sourceId, tags, lon, lat, sourceId);
-    if (poi) addPoi(sourceId, tags, polygon.geojson);
+    if (poi) addPoi(sourceId, tags, form.polygon(polygon.polygons, polygon.geojson));
     if (building) {
       if (building.dateWarning) run.warn(building.dateWarning);
       buildings.add(
@@ -255,7 +315,7 @@ export async function importOsm(
           building.roof,
           building.builtOn,
           building.demolishedOn,
-          polygon.geojson,
+          form.polygon(polygon.polygons, polygon.geojson),
         ],
         sourceId,
       );
@@ -272,7 +332,7 @@ export async function importOsm(
           split.division ?? '',
           '',
           '',
-          polygon.geojson,
+          form.multiPolygon(polygon.polygons, polygon.geojson),
         ],
         sourceId,
       );
@@ -304,12 +364,22 @@ export async function importOsm(
     await flushAddresses();
     for (const table of [pois, places, farms, buildings]) await table.flush();
     if (relations) run.warn('relations not imported (multipolygon buildings, farms, boundaries)', relations);
+    const staged = [streets, addresses, pois, places, farms, buildings].filter(
+      (table) => table instanceof StagedTableWriter,
+    );
+    if (client) {
+      await writeStaged(client, rowsOf, run, staged, step);
+      // Statistics before linking: the planner knows nothing yet of the millions of rows just written.
+      step('analyzing the tables written');
+      for (const table of staged) await rowsOf.query(`ANALYZE ${table.table}`);
+    }
     if (options.link !== false) {
       const source = run.summary.source;
-      await linkPlaceParentsByPosition(db, source);
-      await linkStreetsToPlaces(db, source);
-      await linkPoisToAddresses(db, source);
-      await linkToParcels(db, source);
+      step('linking places, streets, POIs and parcels');
+      await linkPlaceParentsByPosition(rowsOf, source);
+      await linkStreetsToPlaces(rowsOf, source);
+      await linkPoisToAddresses(rowsOf, source);
+      await linkToParcels(rowsOf, source);
     }
   } catch (err) {
     input.destroy();
@@ -320,6 +390,7 @@ export async function importOsm(
       : (err as Error).message;
     run.warn(`import stopped: ${message}`);
     await run.finish().catch(() => undefined);
+    if (client) await dropStages(rowsOf);
     progress.stop(counts());
     throw new Error(message, { cause: err });
   }
@@ -351,4 +422,16 @@ export function centroid(ring: readonly [number, number][]): [number, number] {
     ];
   }
   return [ox + x / (3 * area), oy + y / (3 * area)];
+}
+
+/** The session's staging tables of a bulk import that stopped (the client may be used again). */
+async function dropStages(db: Queryable): Promise<void> {
+  await db.query('ROLLBACK').catch(() => undefined);
+  const stages: { name: string }[] = await db
+    .query(
+      `SELECT c.relname AS name FROM pg_class c
+        WHERE c.relnamespace = pg_my_temp_schema() AND c.relname LIKE 'import_stage_%' AND c.relkind = 'r'`,
+    )
+    .catch(() => []);
+  for (const { name } of stages) await db.query(`DROP TABLE pg_temp.${name}`).catch(() => undefined);
 }

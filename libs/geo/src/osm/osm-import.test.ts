@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@portal/db';
+import { deferSchema } from '../generator/bulk';
 import { importOsm } from './import';
 import { NodeCoordinates } from './node-coordinates';
 import { type OsmNode, type OsmWay, writeOsmPbf } from './pbf-writer';
@@ -334,6 +336,132 @@ describe('OpenStreetMap PBF import', () => {
     await expect(importOsm(database.dataSource, bad)).rejects.toThrow(/empty/);
     await expect(importOsm(database.dataSource, join(dir, 'missing.osm.pbf'))).rejects.toThrow(
       /does not exist/,
+    );
+  });
+});
+
+describe('OpenStreetMap PBF import, bulk', () => {
+  let upserted: TestDatabase;
+  let bulk: TestDatabase;
+  let client: Client;
+  let dir: string;
+  let file: string;
+
+  beforeAll(async () => {
+    [upserted, bulk] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    client = new Client({ connectionString: bulk.url });
+    await client.connect();
+    dir = mkdtempSync(join(tmpdir(), 'geo-osm-bulk-'));
+    file = join(dir, 'stellenbosch.osm.pbf');
+    await writeOsmPbf(file, extract(), 7);
+  });
+
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await client?.end();
+    await Promise.all([upserted?.drop(), bulk?.drop()]);
+  });
+
+  /**
+   * Every row the import writes, ids replaced by the source ids they stand for; coordinates to 9 decimals
+   * (the upsert path's repaired polygons come back through ST_AsGeoJSON, which keeps 9).
+   */
+  const contents = async (database: TestDatabase) => {
+    const query = (sql: string) => database.dataSource.query(sql);
+    return {
+      streets: await query(
+        `SELECT s.source_id, s.name, s.suburb, s.search_text, t.name AS town FROM geo.streets s
+           LEFT JOIN geo.places t ON t.id = s.town_id ORDER BY s.source_id`,
+      ),
+      addresses: await query(
+        `SELECT a.source_id, a.house_number, a.number_value, a.unit, a.suburb, a.town, a.postal_code,
+                s.source_id AS street, ST_AsText(a.point, 9) AS point, a.parcel_id
+           FROM geo.addresses a LEFT JOIN geo.streets s ON s.id = a.street_id ORDER BY a.source_id`,
+      ),
+      pois: await query(
+        `SELECT p.source_id, p.name, p.category, p.town, p.importance, a.source_id AS address,
+                ST_AsText(p.point, 9) AS point FROM geo.pois p
+           LEFT JOIN geo.addresses a ON a.id = p.address_id ORDER BY p.source_id`,
+      ),
+      places: await query(
+        `SELECT c.source_id, c.kind, c.name, c.population, c.importance, p.name AS parent,
+                ST_AsText(c.point, 9) AS point FROM geo.places c
+           LEFT JOIN geo.places p ON p.id = c.parent_id WHERE c.source = 'osm' ORDER BY c.source_id`,
+      ),
+      farms: await query(
+        `SELECT source_id, name, farm_number, division, ST_AsText(geom, 9) AS geom FROM geo.farms ORDER BY 1`,
+      ),
+      buildings: await query(
+        `SELECT source_id, kind, levels, height_m, roof, built_on, demolished_on, ST_AsText(geom, 9) AS geom
+           FROM geo.buildings ORDER BY source_id`,
+      ),
+    };
+  };
+  const geoIndexes = async () =>
+    (
+      await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'geo' ORDER BY indexname`)
+    ).rows.map((row: { indexdef: string }) => row.indexdef);
+
+  it('writes the rows and the summary of the upsert path, and puts back the indexes it set aside', async () => {
+    const indexesBefore = await geoIndexes();
+    const expected = await importOsm(upserted.dataSource, file);
+    const summary = await importOsm(client, file, { bulk: true });
+
+    for (const key of ['loaded', 'rejected', 'repaired', 'warnings', 'examples'] as const)
+      expect(summary[key]).toEqual(expected[key]);
+    expect(await contents(bulk)).toEqual(await contents(upserted));
+    expect(await geoIndexes()).toEqual(indexesBefore);
+    const [run] = (
+      await client.query(`SELECT finished_at, loaded FROM geo.import_runs WHERE id = $1`, [summary.runId])
+    ).rows;
+    expect(run.finished_at).not.toBeNull();
+    expect(run.loaded).not.toHaveProperty('deferred');
+    // The staging tables were the session's and are gone.
+    const stages = await client.query(
+      `SELECT relname FROM pg_class WHERE relnamespace = pg_my_temp_schema() AND relkind = 'r'`,
+    );
+    expect(stages.rows).toEqual([]);
+  });
+
+  it('meets the rows of an earlier import of the same source again (indexes in place)', async () => {
+    const ids = async () =>
+      (await client.query(`SELECT array_agg(id ORDER BY id)::text AS ids FROM geo.addresses`)).rows[0].ids;
+    const before = await ids();
+    const summary = await importOsm(client, file, { bulk: true });
+    expect(summary.loaded).toEqual({ streets: 2, addresses: 5, pois: 3, places: 2, farms: 1, buildings: 3 });
+    expect(await ids()).toBe(before);
+    expect(await contents(bulk)).toEqual(await contents(upserted));
+  });
+
+  it('builds the indexes an import stopped while indexing left aside, before it starts', async () => {
+    const indexesBefore = await geoIndexes();
+    const answering = {
+      query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows,
+    };
+    const deferred = await deferSchema(answering, ['streets', 'addresses', 'buildings']);
+    const [stopped] = (
+      await client.query(
+        `INSERT INTO geo.import_runs (source, input, loaded) VALUES ('osm', 'osm: killed',
+           jsonb_build_object('deferred', $1::jsonb)) RETURNING id::text AS id`,
+        [JSON.stringify(deferred)],
+      )
+    ).rows;
+    expect((await geoIndexes()).length).toBeLessThan(indexesBefore.length);
+
+    await importOsm(client, file, { bulk: true, source: 'osm-again' });
+    expect(await geoIndexes()).toEqual(indexesBefore);
+    const [run] = (
+      await client.query(`SELECT finished_at, loaded FROM geo.import_runs WHERE id = $1`, [stopped.id])
+    ).rows;
+    expect(run.finished_at).not.toBeNull();
+    expect(run.loaded).toEqual({
+      warnings: { 'stopped while building indexes; they were built by a later import': 1 },
+    });
+  });
+
+  it('says that a bulk import needs a node-postgres client', async () => {
+    await expect(importOsm(bulk.dataSource, file, { bulk: true })).rejects.toThrow(
+      /needs a node-postgres Client/,
     );
   });
 });
