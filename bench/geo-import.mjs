@@ -145,6 +145,7 @@ async function writeParcels(file, count) {
 
 const megabytes = (file) => round(statSync(file).size / 1e6, 2);
 const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
+const cpuSeconds = ({ user, system }) => (user + system) / 1e6;
 
 export async function measureGeoImport({ addresses = 200_000, parcels = 100_000, progress = 'none' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-geo-import-'));
@@ -447,8 +448,6 @@ if (import.meta.url === `file://${process.argv[1]}` && option('scales', undefine
     JSON.stringify(result, null, 2) + '\n',
   );
 }
-
-const cpuSeconds = ({ user, system }) => (user + system) / 1e6;
 
 /** CPU seconds (user + system) the client's PostgreSQL backend has used, from /proc; undefined elsewhere. */
 async function backendCpuSeconds(client) {

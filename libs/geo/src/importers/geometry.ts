@@ -82,11 +82,14 @@ export function checkPolygonal(geometry: unknown): PolygonCheck {
   return {
     ok: true,
     polygons,
-    geojson: JSON.stringify(
-      polygons.length === 1 && type === 'Polygon'
-        ? { type: 'Polygon', coordinates: polygons[0] }
-        : { type: 'MultiPolygon', coordinates: polygons },
-    ),
+    // Written only when asked for: a bulk OSM load sends the polygons as EWKB and never reads it.
+    get geojson() {
+      return JSON.stringify(
+        polygons.length === 1 && type === 'Polygon'
+          ? { type: 'Polygon', coordinates: polygons[0] }
+          : { type: 'MultiPolygon', coordinates: polygons },
+      );
+    },
   };
 }
 

@@ -51,20 +51,21 @@ export interface OsmImportOptions extends ImportOptions {
 /** How geometries travel: GeoJSON text through the upsert's expressions, or hex EWKB into staged columns. */
 interface GeometryForm {
   point(lon: number, lat: number): string;
-  polygon(polygons: Position[][][], geojson: string): string;
-  multiPolygon(polygons: Position[][][], geojson: string): string;
+  polygon(checked: CheckedPolygon): string;
+  multiPolygon(checked: CheckedPolygon): string;
 }
+type CheckedPolygon = { polygons: Position[][][]; geojson: string };
 const GEOJSON_FORM: GeometryForm = {
   point: pointGeoJson,
-  polygon: (_, geojson) => geojson,
-  multiPolygon: (_, geojson) => geojson,
+  polygon: (checked) => checked.geojson,
+  multiPolygon: (checked) => checked.geojson,
 };
 /** Rings as flat [lon, lat, …] corners, the closing corner left out (the EWKB writer closes rings). */
 const flatRings = (rings: Position[][]) => rings.map((ring) => ring.slice(0, -1).flat());
 const EWKB_FORM: GeometryForm = {
   point: pointHex,
-  polygon: (polygons) => polygonHex(flatRings(polygons[0])),
-  multiPolygon: (polygons) => multiPolygonHex(polygons.map(flatRings)),
+  polygon: ({ polygons }) => polygonHex(flatRings(polygons[0])),
+  multiPolygon: ({ polygons }) => multiPolygonHex(polygons.map(flatRings)),
 };
 
 interface OsmElement {
@@ -303,7 +304,7 @@ export async function importOsm(
     if (!polygon.ok) return run.reject(polygon.reason, sourceId);
     const [lon, lat] = centroid(ring);
     if (address) addAddress(sourceId, tags, lon, lat, sourceId);
-    if (poi) addPoi(sourceId, tags, form.polygon(polygon.polygons, polygon.geojson));
+    if (poi) addPoi(sourceId, tags, form.polygon(polygon));
     if (building) {
       if (building.dateWarning) run.warn(building.dateWarning);
       buildings.add(
@@ -315,7 +316,7 @@ export async function importOsm(
           building.roof,
           building.builtOn,
           building.demolishedOn,
-          form.polygon(polygon.polygons, polygon.geojson),
+          form.polygon(polygon),
         ],
         sourceId,
       );
@@ -332,7 +333,7 @@ export async function importOsm(
           split.division ?? '',
           '',
           '',
-          form.multiPolygon(polygon.polygons, polygon.geojson),
+          form.multiPolygon(polygon),
         ],
         sourceId,
       );
