@@ -73,6 +73,12 @@ const shared = {
   // remote adds to it must be one copy (OpenLayers keeps ids and instanceof checks per copy).
   ol: singleton(installedVersion('ol')),
   'ol/': singleton(installedVersion('ol')),
+  // Libraries the shell and a remote both use, each once: the realtime client (the notification bell and
+  // the request console's live updates; each still opens its own connection), yup (the shell's account
+  // forms and the services admin's dialogs) and hoist-non-react-statics (emotion's and formik's).
+  'socket.io-client': singleton(installedVersion('socket.io-client')),
+  yup: singleton(installedVersion('yup')),
+  'hoist-non-react-statics': singleton(installedVersion('hoist-non-react-statics')),
 };
 
 /** Whether `request` is one of the `shared` keys: the key itself, or under a key ending in `/`. */
