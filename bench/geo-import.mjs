@@ -147,6 +147,19 @@ const megabytes = (file) => round(statSync(file).size / 1e6, 2);
 const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
 const cpuSeconds = ({ user, system }) => (user + system) / 1e6;
 
+/** An import's wall time (from `started`, a performance.now()), rows and rows/s, rows per table. */
+function importFigures(summary, started) {
+  const seconds = (performance.now() - started) / 1000;
+  const total = sum(summary.loaded);
+  return {
+    seconds: round(seconds),
+    rows: total,
+    rowsPerSecond: Math.round(total / seconds),
+    loaded: summary.loaded,
+    rejected: sum(summary.rejected),
+  };
+}
+
 export async function measureGeoImport({ addresses = 200_000, parcels = 100_000, progress = 'none' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-geo-import-'));
   const database = await db.createTestDatabase();
@@ -286,15 +299,7 @@ export async function measureOsmSideBySide({
         log(`${scale}: the portal's importer`);
         const started = performance.now();
         const summary = await geo.importOsm(database.dataSource, extract.file, { progress });
-        const seconds = (performance.now() - started) / 1000;
-        const total = sum(summary.loaded);
-        portal = {
-          seconds: round(seconds),
-          rows: total,
-          rowsPerSecond: Math.round(total / seconds),
-          loaded: summary.loaded,
-          rejected: sum(summary.rejected),
-        };
+        portal = importFigures(summary, started);
       } finally {
         await database?.drop();
       }
@@ -312,14 +317,8 @@ export async function measureOsmSideBySide({
         const nodeCpuBefore = process.cpuUsage();
         try {
           const summary = await geo.importOsm(client, extract.file, { progress, bulk: true });
-          const seconds = (performance.now() - started) / 1000;
-          const total = sum(summary.loaded);
           portalBulk = {
-            seconds: round(seconds),
-            rows: total,
-            rowsPerSecond: Math.round(total / seconds),
-            loaded: summary.loaded,
-            rejected: sum(summary.rejected),
+            ...importFigures(summary, started),
             // This process (reading the file, staging) and the import's own backend (COPY, INSERT … SELECT,
             // half the index builds; the other half run on a second connection, not counted).
             nodeCpuSeconds: round(cpuSeconds(process.cpuUsage(nodeCpuBefore))),
