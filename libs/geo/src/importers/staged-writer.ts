@@ -108,6 +108,8 @@ export class StagedTableWriter {
    * set aside, plainly appends them. The temporary table is dropped.
    */
   async write({ upsert }: { upsert: boolean }): Promise<number> {
+    // Nothing staged: no table to make and fill, and no count in the summary (as TableWriter).
+    if (this.staged === 0) return 0;
     await this.flush();
     await this.copying;
     await this.repairPolygons();
