@@ -255,9 +255,17 @@ async function benchRequest(browser, baseUrl, point) {
 function readPage() {
   return new Promise((resolve) => {
     let lcp = NaN;
+    let lcpElement = null;
     new PerformanceObserver((list) => {
       const entries = list.getEntries();
-      lcp = entries[entries.length - 1].startTime;
+      const last = entries[entries.length - 1];
+      lcp = last.startTime;
+      // What painted last as the largest: where to look when a screen is over the budget.
+      const element = last.element;
+      lcpElement = element
+        ? `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}` +
+          `${last.url ? ` ${new URL(last.url).pathname}` : ''} "${(element.textContent ?? '').trim().slice(0, 40)}"`
+        : null;
     }).observe({ type: 'largest-contentful-paint', buffered: true });
     // The observer's buffered entries arrive in a task of their own.
     setTimeout(() => {
@@ -270,7 +278,7 @@ function readPage() {
         bytes: entry.encodedBodySize,
         transferred: entry.transferSize,
       }));
-      resolve({ fcp, lcp, resources });
+      resolve({ fcp, lcp, lcpElement, resources });
     }, 100);
   });
 }
@@ -365,7 +373,7 @@ async function measureOnce(browser, baseUrl, screen, url) {
     });
     if (screen.ready) await page.waitForSelector(screen.ready, { timeout: 10_000 });
     const landed = new URL(page.url()).pathname;
-    const { fcp, lcp, resources } = await page.evaluate(readPage);
+    const { fcp, lcp, lcpElement, resources } = await page.evaluate(readPage);
     const scripts = resources.filter((r) => isScript(r.url));
     const session = resources.find((r) => new URL(r.url).pathname === '/api/v1.0/users/me');
     const firstScript = Math.min(...scripts.map((r) => r.start));
@@ -376,6 +384,7 @@ async function measureOnce(browser, baseUrl, screen, url) {
       landed,
       fcp,
       lcp,
+      lcpElement,
       scriptBytes: scripts.reduce((sum, r) => sum + r.bytes, 0),
       scripts: scripts.length,
       scriptsBeforePaint: scripts.filter((r) => r.start < fcp).length,
@@ -441,6 +450,12 @@ export async function measureScreens({ baseUrl, runs = 5, only } = {}) {
         scriptsDoneBeforeSession: median(samples.map((s) => s.sessionAfterScripts)),
         fcpMs: { p50: round(percentile(fcp, 50)), p95: round(percentile(fcp, 95)) },
         lcpMs: { p50: round(percentile(lcp, 50)), p95: round(percentile(lcp, 95)) },
+        // The element of each load's largest paint, with how many loads it was.
+        lcpElements: [
+          ...samples
+            .reduce((counts, s) => counts.set(s.lcpElement, (counts.get(s.lcpElement) ?? 0) + 1), new Map())
+            .entries(),
+        ].map(([element, loads]) => ({ element: element ?? 'none', loads })),
         encodings: [...new Set(samples.flatMap((s) => s.encodings))],
         // Every load of a screen fetches the same code; the first one's duplicates stand for all.
         modulesShippedTwice: samples[0].twice.length,
@@ -462,6 +477,8 @@ export async function measureScreens({ baseUrl, runs = 5, only } = {}) {
           `${row.federationGlueModules ? ` (and ${row.federationGlueModules} modules of per-container federation glue)` : ''}` +
           `${row.met ? '' : '  (over budget)'}`,
       );
+      for (const { element, loads } of row.lcpElements)
+        log(`  largest paint: ${element} (${loads} of ${runs})`);
       for (const { module, scripts } of row.twice.slice(0, 10))
         log(`  twice: ${module} in ${scripts.join(', ')}`);
       results.push(row);
