@@ -15,7 +15,10 @@
 // Targets (issue 23): LCP p95 ≤ 1 000 ms; JavaScript ≤ 350 KB (≤ 600 KB on a screen with a map); ≤ 15 script
 // requests before the first paint.
 //
-// Usage: node bench/screens.mjs [--runs 5] [--only /savi,/iris] [--url http://localhost:8080]
+// Usage: node bench/screens.mjs [--runs 5] [--only /savi,/iris] [--url http://localhost:8080] [--waterfall]
+// --waterfall prints, for the first load of each screen, every script and call with when it was asked for and
+// when it arrived (ms after navigation) beside the paints: where a screen's time goes. A run with --only
+// leaves results/screens.json as it is (the table is of every screen).
 // Without --url it starts a portal of its own on free ports (the main database, as built: npx nx run-many
 // -t build first). Needs PostgreSQL (a located address for the request the request screens open).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,7 +35,7 @@ import {
 } from '../scripts/lib/processes.mjs';
 import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { BENCH_PROCESS_ENV } from './lib/services.mjs';
-import { benchLog, numberOption, option } from './lib/cli.mjs';
+import { benchLog, flag, numberOption, option } from './lib/cli.mjs';
 import { percentile, round } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
@@ -385,6 +388,7 @@ async function measureOnce(browser, baseUrl, screen, url) {
       fcp,
       lcp,
       lcpElement,
+      resources,
       scriptBytes: scripts.reduce((sum, r) => sum + r.bytes, 0),
       scripts: scripts.length,
       scriptsBeforePaint: scripts.filter((r) => r.start < fcp).length,
@@ -403,8 +407,24 @@ async function measureOnce(browser, baseUrl, screen, url) {
 
 const median = (values) => percentile(values, 50);
 
+/** One load's scripts and calls in the order they were asked for, with the paints among them. */
+function logWaterfall(path, sample) {
+  const events = [
+    ...sample.resources
+      .filter((r) => r.type !== 'img' && !/\/tiles?\//.test(r.url))
+      .map((r) => ({
+        at: r.start,
+        text: `${round(r.start)} → ${round(r.end)} ms  ${round(r.bytes / 1024)} KB  ${new URL(r.url).pathname}`,
+      })),
+    { at: sample.fcp, text: `${round(sample.fcp)} ms  first contentful paint` },
+    { at: sample.lcp, text: `${round(sample.lcp)} ms  largest contentful paint: ${sample.lcpElement}` },
+  ].sort((a, b) => a.at - b.at);
+  log(`waterfall of ${path}:`);
+  for (const event of events) log(`  ${event.text}`);
+}
+
 /** Measures every screen `runs` times against a running portal at `baseUrl`. */
-export async function measureScreens({ baseUrl, runs = 5, only } = {}) {
+export async function measureScreens({ baseUrl, runs = 5, only, waterfall = false } = {}) {
   const screens = screensToMeasure().filter((screen) => !only || only.includes(screen.path));
   const { point, groupId } = await benchData(databaseUrl());
   const browser = await chromium.launch({
@@ -433,6 +453,7 @@ export async function measureScreens({ baseUrl, runs = 5, only } = {}) {
       const url = `${baseUrl}${path}${query ? `?${query}` : ''}`;
       const samples = [];
       for (let run = 0; run < runs; run++) samples.push(await measureOnce(browser, baseUrl, screen, url));
+      if (waterfall) logWaterfall(screen.path, samples[0]);
       const lcp = samples.map((s) => s.lcp).filter((v) => !Number.isNaN(v));
       const fcp = samples.map((s) => s.fcp).filter((v) => !Number.isNaN(v));
       const scriptKB = round(median(samples.map((s) => s.scriptBytes)) / 1024);
@@ -502,7 +523,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const given = option('url', undefined);
   const portal = given ? { baseUrl: given, stop: async () => undefined } : await startPortal();
   try {
-    const result = writeScreensResults(await measureScreens({ baseUrl: portal.baseUrl, runs, only }));
+    const measured = await measureScreens({
+      baseUrl: portal.baseUrl,
+      runs,
+      only,
+      waterfall: flag('waterfall'),
+    });
+    const result = only ? measured : writeScreensResults(measured);
     // A module shipped twice is a build mistake, not noise: fail the run (the table still gets written).
     const twice = result.screens.filter((screen) => screen.modulesShippedTwice > 0);
     if (twice.length) {

@@ -128,21 +128,30 @@ function listFiles(folder) {
 }
 
 /**
- * The host's shared libraries in two chunks instead of one per module. Module Federation gives every
+ * The host's shared libraries in four chunks instead of one per module. Module Federation gives every
  * shared module (each `@mui/material/X`, each `ol/X`) a chunk of its own; the shell provides them to the
  * whole portal, so a cold page fetched ~35 of them before its first paint (and ~50 more for a map), six at a
- * time. Grouped, a page fetches `framework` (React, MUI, emotion, Redux, the router: what every page
- * needs) and, on a map screen, `ol`. Only the modules the shell's own code uses (`own`, filled by
- * OwnModulesPlugin): the shell also provides every shared module a remote imports (providedForRemotes),
- * and those stay in chunks of their own (webpack's default split), loaded only on the screens that use
- * them — the data grid and the map editing tools must not weigh on the login page. Only the host: a
- * remote's copies of these never load beside the shell's.
+ * time. Grouped, a page fetches `framework` (React, MUI, emotion, Redux, the router: what the shell's own
+ * code uses, so every page needs it) and, on a map screen, `ol` (what web-kit's map uses).
+ *
+ * The shell also provides every shared module a remote imports (providedForRemotes): the MUI components
+ * and OpenLayers modules only remotes use. One chunk per module, those were still ~45 requests after a
+ * map page's own chunks (six at a time, ~1 s of a 2.5 s load on a busy 2-core machine): they are grouped
+ * too, as `mui-remotes` (~57 KB compressed, on any remote's screen) and `ol-remotes` (~17 KB, the map
+ * tools of some screens). A screen then fetches MUI components it does not draw (20–35 KB more on a list
+ * screen), for ~40 fewer requests and a largest paint ~20 % sooner (bench/README.md "Screens"). The data
+ * grid, web-kit's sub-paths and the rest keep webpack's default split: the grid must not weigh on a
+ * screen without one. Only the host: a remote's copies of these never load beside the shell's.
  * @param {{ own: Set<import('webpack').Module> }} state
  */
 function hostChunkGroups(state) {
   const ownAndMatching = (pattern) => (module) => {
     const name = module.nameForCondition?.();
     return Boolean(name) && pattern.test(name) && state.own.has(module);
+  };
+  const forRemotesAndMatching = (pattern) => (module) => {
+    const name = module.nameForCondition?.();
+    return Boolean(name) && pattern.test(name) && !state.own.has(module);
   };
   return {
     framework: {
@@ -162,6 +171,24 @@ function hostChunkGroups(state) {
       chunks: 'async',
       enforce: true,
       priority: 10,
+    },
+    muiForRemotes: {
+      test: forRemotesAndMatching(
+        /[\\/]node_modules[\\/](@mui[\\/](material|system|utils|styled-engine|private-theming|core-downloads-tracker)|@popperjs|react-transition-group|clsx|prop-types|@babel[\\/]runtime|react-is)[\\/]/,
+      ),
+      name: 'mui-remotes',
+      chunks: 'async',
+      enforce: true,
+      priority: 15,
+    },
+    olForRemotes: {
+      test: forRemotesAndMatching(
+        /[\\/]node_modules[\\/](ol|rbush|quickselect|earcut|color-[a-z]+|pbf|geotiff)[\\/]/,
+      ),
+      name: 'ol-remotes',
+      chunks: 'async',
+      enforce: true,
+      priority: 5,
     },
   };
 }

@@ -1,4 +1,11 @@
-import { Outlet, ScrollRestoration, useNavigation, useRouterInitialized } from '@portal/web-kit';
+import {
+  Outlet,
+  ScrollRestoration,
+  useCurrentUser,
+  useNavigation,
+  useRouterInitialized,
+  useServicesQuery,
+} from '@portal/web-kit';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import { Header } from '../header/Header';
@@ -16,6 +23,10 @@ import { PageLoading } from './PageLoading';
 export function AppLayout() {
   const navigation = useNavigation();
   const started = useRouterInitialized();
+  // Every signed-in page waits for the user's services (RequireService, the home page's tiles): asked for
+  // as soon as the session is known, beside the page's code, instead of once that code has run.
+  const { user } = useCurrentUser();
+  useServicesQuery(undefined, { skip: !user });
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Header />
