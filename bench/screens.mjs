@@ -360,6 +360,27 @@ export function modulesShippedTwice(scriptUrls, { containerRuntime = false } = {
     .map(([module, scripts]) => ({ module, scripts }));
 }
 
+/**
+ * Waits until the page has drawn text of its own in `main` and nothing more was fetched for 600 ms. On a busy
+ * 2-core machine 'networkidle' (500 ms without a request) can come while the page's scripts are still
+ * running, before the page asks for its next chunk: such a load was measured half-drawn (a tenth of its
+ * scripts, no largest paint).
+ */
+async function pageDrawn(page) {
+  await page
+    .waitForFunction(() => (document.querySelector('main')?.textContent ?? '').trim().length > 0, null, {
+      timeout: 20_000,
+    })
+    .catch(() => undefined);
+  let seen = -1;
+  for (let waited = 0; waited < 15_000; waited += 600) {
+    const count = await page.evaluate(() => performance.getEntriesByType('resource').length);
+    if (count === seen) return;
+    seen = count;
+    await page.waitForTimeout(600);
+  }
+}
+
 async function measureOnce(browser, baseUrl, screen, url) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   try {
@@ -375,6 +396,7 @@ async function measureOnce(browser, baseUrl, screen, url) {
       if (!/Timeout/.test(error.message)) throw error;
     });
     if (screen.ready) await page.waitForSelector(screen.ready, { timeout: 10_000 });
+    await pageDrawn(page);
     const landed = new URL(page.url()).pathname;
     const { fcp, lcp, lcpElement, resources } = await page.evaluate(readPage);
     const scripts = resources.filter((r) => isScript(r.url));
