@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { unavailableStore } from './errors';
-import { bullProducerConnection } from './redis';
+import type { Redis } from 'ioredis';
+import { bullProducerConnection, closeQueue } from './redis';
 import { startThrowawayRedis, type ThrowawayRedis } from './testing';
 
 // A Redis of its own, so stopping it disturbs nothing else.
@@ -37,6 +38,31 @@ describe("a producer queue's connection (bullProducerConnection)", () => {
       expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
     } finally {
       await queue.close();
+    }
+  });
+
+  it('fails a command already sent when Redis goes away, instead of sending it again once Redis is back', async () => {
+    const queue = new Queue('exports-in-flight', { connection: bullProducerConnection(redis.url) });
+    queue.on('error', () => undefined);
+    try {
+      // BullMQ types its client by what it needs itself; the producer's connection is an ioredis client.
+      const client = (await queue.backend.connection.client) as unknown as Redis;
+      // A command that is still waiting for its answer when Redis dies (an add caught at that moment is the
+      // same): the connection's own pending command, not one of the offline queue.
+      const inFlight = client.blpop('portal-test-never-filled', 20).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await redis.stop();
+      // Redis stays down: kept for a resend, the command would only settle when Jest gives up.
+      const failed = await inFlight;
+      expect(failed).toBeInstanceOf(Error);
+      expect(unavailableStore(failed)).toBe('redis');
+    } finally {
+      await redis.start();
+      // Still reconnecting: closeQueue drops the connection rather than send a QUIT it cannot.
+      await closeQueue(queue);
     }
   });
 });
