@@ -42,7 +42,17 @@ function PleaseLogIn() {
 }
 
 function ServiceTiles() {
-  const { data: services, isLoading, isError, isFetching, refetch } = useServicesQuery();
+  // Asked again on every visit (the tiles drawn from the store meanwhile): the layout asked for the services
+  // when the session came, and an administrator may have switched one off since.
+  const {
+    data: services,
+    isLoading,
+    isError,
+    isFetching,
+    refetch,
+  } = useServicesQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
   if (isLoading) return <PageLoading label="Loading services" />;
   if (isError || !services) {
     return (
