@@ -138,58 +138,41 @@ function listFiles(folder) {
  * and OpenLayers modules only remotes use. One chunk per module, those were still ~45 requests after a
  * map page's own chunks (six at a time, ~1 s of a 2.5 s load on a busy 2-core machine): they are grouped
  * too, as `mui-remotes` (~57 KB compressed, on any remote's screen) and `ol-remotes` (~17 KB, the map
- * tools of some screens). A screen then fetches MUI components it does not draw (20–35 KB more on a list
- * screen), for ~40 fewer requests and a largest paint ~20 % sooner (bench/README.md "Screens"). The data
+ * tools of some screens). A screen then fetches MUI components it does not draw (7–53 KB more on 24 of the
+ * 34 screens), for ~40 fewer requests and a sooner largest paint on 30 of them (bench/README.md "Fewer,
+ * larger shared chunks"). The data
  * grid, web-kit's sub-paths and the rest keep webpack's default split: the grid must not weigh on a
  * screen without one. Only the host: a remote's copies of these never load beside the shell's.
  * @param {{ own: Set<import('webpack').Module> }} state
  */
 function hostChunkGroups(state) {
-  const ownAndMatching = (pattern) => (module) => {
-    const name = module.nameForCondition?.();
-    return Boolean(name) && pattern.test(name) && state.own.has(module);
-  };
-  const forRemotesAndMatching = (pattern) => (module) => {
-    const name = module.nameForCondition?.();
-    return Boolean(name) && pattern.test(name) && !state.own.has(module);
-  };
+  const OPENLAYERS = /[\\/]node_modules[\\/](ol|rbush|quickselect|earcut|color-[a-z]+|pbf|geotiff)[\\/]/;
+  /** A named async chunk of the modules matching `pattern` that the shell's own code uses (own) or not. */
+  const group = (name, pattern, own, priority) => ({
+    test: (module) => {
+      const path = module.nameForCondition?.();
+      return Boolean(path) && pattern.test(path) && state.own.has(module) === own;
+    },
+    name,
+    chunks: 'async',
+    enforce: true,
+    priority,
+  });
   return {
-    framework: {
-      test: ownAndMatching(
-        /[\\/]node_modules[\\/](react|react-dom|scheduler|react-is|@emotion|stylis|hoist-non-react-statics|@mui|@popperjs|react-transition-group|clsx|prop-types|@babel[\\/]runtime|@reduxjs|redux|redux-thunk|react-redux|immer|reselect|use-sync-external-store|react-router|cookie|set-cookie-parser)[\\/]/,
-      ),
-      name: 'framework',
-      chunks: 'async',
-      enforce: true,
-      priority: 20,
-    },
-    ol: {
-      test: ownAndMatching(
-        /[\\/]node_modules[\\/](ol|rbush|quickselect|earcut|color-[a-z]+|pbf|geotiff)[\\/]/,
-      ),
-      name: 'ol',
-      chunks: 'async',
-      enforce: true,
-      priority: 10,
-    },
-    muiForRemotes: {
-      test: forRemotesAndMatching(
-        /[\\/]node_modules[\\/](@mui[\\/](material|system|utils|styled-engine|private-theming|core-downloads-tracker)|@popperjs|react-transition-group|clsx|prop-types|@babel[\\/]runtime|react-is)[\\/]/,
-      ),
-      name: 'mui-remotes',
-      chunks: 'async',
-      enforce: true,
-      priority: 15,
-    },
-    olForRemotes: {
-      test: forRemotesAndMatching(
-        /[\\/]node_modules[\\/](ol|rbush|quickselect|earcut|color-[a-z]+|pbf|geotiff)[\\/]/,
-      ),
-      name: 'ol-remotes',
-      chunks: 'async',
-      enforce: true,
-      priority: 5,
-    },
+    framework: group(
+      'framework',
+      /[\\/]node_modules[\\/](react|react-dom|scheduler|react-is|@emotion|stylis|hoist-non-react-statics|@mui|@popperjs|react-transition-group|clsx|prop-types|@babel[\\/]runtime|@reduxjs|redux|redux-thunk|react-redux|immer|reselect|use-sync-external-store|react-router|cookie|set-cookie-parser)[\\/]/,
+      true,
+      20,
+    ),
+    ol: group('ol', OPENLAYERS, true, 10),
+    muiForRemotes: group(
+      'mui-remotes',
+      /[\\/]node_modules[\\/](@mui[\\/](material|system|utils|styled-engine|private-theming|core-downloads-tracker)|@popperjs|react-transition-group|clsx|prop-types|@babel[\\/]runtime|react-is)[\\/]/,
+      false,
+      15,
+    ),
+    olForRemotes: group('ol-remotes', OPENLAYERS, false, 5),
   };
 }
 
