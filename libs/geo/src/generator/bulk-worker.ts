@@ -7,24 +7,22 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Client } from 'pg';
-import { createLandTest, southAfricanTowns } from '../reference/south-africa';
+import { createLandTest } from '../reference/south-africa';
 import { emptyCounts } from './batch';
 import { copyBatch, ID_TABLES, type IdAllocator } from './bulk';
 import { townBatches, townContext, type WorldRun } from './layout';
 import { type CopyCapableClient } from './copy';
 import { TownLayout } from './town';
 import { type FromWorker, type ToWorker, WORKER_APPLICATION_NAME, type WorkerSetup } from './threads';
-import { planTowns } from './world';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort as NonNullable<typeof parentPort>;
 const post = (message: FromWorker) => port.postMessage(message);
 
-const plans = planTowns(southAfricanTowns(), { scale: setup.scale, towns: setup.towns });
 const run: WorldRun = {
   seed: setup.seed,
-  plans,
-  isLand: createLandTest(),
+  plans: setup.plans,
+  isLand: createLandTest(setup.outline),
   townId: (_plan, index) => setup.townIds[index],
   coverage: (_plan, index) => setup.coverage[index],
 };
@@ -84,7 +82,7 @@ async function layOutTown(index: number, shortfall: number): Promise<void> {
     }
     await writing;
     post({ type: 'progress', index, addresses: counts.addresses });
-    writing = copyBatch(client as unknown as CopyCapableClient, batch, take, counts);
+    writing = copyBatch(client as unknown as CopyCapableClient, batch, take, counts, setup.formats);
     writing.catch(() => undefined); // awaited (and thrown) at the next batch or at the town's end
   }
   await writing;

@@ -26,7 +26,14 @@ import {
   REF,
   type Row,
 } from './batch';
-import { type CopyCapableClient, copyFromText, CopyTextWriter } from './copy';
+import {
+  type BinaryType,
+  binaryTypeOf,
+  CopyBinaryWriter,
+  type CopyCapableClient,
+  copyFromText,
+  CopyTextWriter,
+} from './copy';
 
 /** The tables whose secondary indexes, constraints and triggers are set aside while a bulk run writes. */
 export const BULK_DEFERRED_TABLES = [
@@ -238,31 +245,73 @@ function sequenceOf(table: string): string {
             WHERE format('%I.%I', schemaname, sequencename) = pg_get_serial_sequence('geo.${table}', 'id'))`;
 }
 
-/** Column lists of each table's COPY: the id first, then the batch's columns (parcels: address_count last). */
-const copySql = (table: string, columns: readonly { name: string }[], extra: string[] = []) =>
-  `COPY geo.${table} (id, ${[...columns.map((column) => column.name), ...extra].join(', ')}) FROM STDIN`;
-const COPY_SQL = {
-  places: copySql('places', COLUMNS.places),
-  postalCodes: copySql('postal_codes', COLUMNS.postalCodes),
-  streets: copySql('streets', COLUMNS.streets),
-  parcels: copySql('parcels', COLUMNS.parcels, ['address_count']),
-  addresses: copySql('addresses', COLUMNS.addresses),
-  pois: copySql('pois', COLUMNS.pois),
-  buildings: copySql('buildings', COLUMNS.buildings),
-  farms: copySql('farms', COLUMNS.farms),
-  coverage: copySql('imagery_coverage', COLUMNS.coverage),
+/** Each COPY's table and column list: the id first, then the batch's columns (parcels: address_count last). */
+const copyColumns = (table: string, columns: readonly { name: string }[], extra: string[] = []) => ({
+  table,
+  columns: ['id', ...columns.map((column) => column.name), ...extra],
+});
+const COPIES = {
+  places: copyColumns('places', COLUMNS.places),
+  postalCodes: copyColumns('postal_codes', COLUMNS.postalCodes),
+  streets: copyColumns('streets', COLUMNS.streets),
+  parcels: copyColumns('parcels', COLUMNS.parcels, ['address_count']),
+  addresses: copyColumns('addresses', COLUMNS.addresses),
+  pois: copyColumns('pois', COLUMNS.pois),
+  buildings: copyColumns('buildings', COLUMNS.buildings),
+  farms: copyColumns('farms', COLUMNS.farms),
+  coverage: copyColumns('imagery_coverage', COLUMNS.coverage),
 };
+type CopyTable = keyof typeof COPIES;
+
+/**
+ * How each table's COPY is sent: binary with these field types (the columns' types in the database, in
+ * the COPY's column order), or text where a column has a type the binary writer does not write.
+ */
+export type CopyFormats = Partial<Record<CopyTable, BinaryType[]>>;
+
+/** The binary field types of each COPY, read from the tables (copyFormats() of the run's database). */
+export async function copyFormats(db: Queryable): Promise<CopyFormats> {
+  const formats: CopyFormats = {};
+  for (const [key, { table, columns }] of Object.entries(COPIES) as [
+    CopyTable,
+    (typeof COPIES)[CopyTable],
+  ][]) {
+    const rows: { name: string; type: string }[] = await db.query(
+      `SELECT attname AS name, atttypid::regtype::text AS type FROM pg_attribute
+        WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+      [`geo.${table}`],
+    );
+    const types = new Map(rows.map((row) => [row.name, binaryTypeOf(row.type)]));
+    const binary = columns.map((column) => types.get(column));
+    if (binary.every((type) => type !== undefined)) formats[key] = binary as BinaryType[];
+  }
+  return formats;
+}
+
+const copySql = (key: CopyTable, binary: boolean) =>
+  `COPY geo.${COPIES[key].table} (${COPIES[key].columns.join(', ')}) FROM STDIN${binary ? ' (FORMAT binary)' : ''}`;
+
+/** The rows of one table of a batch: ids from `firstId`; `refs` turn batch-local row indices into ids. */
+interface CopyPart {
+  rows: readonly Row[];
+  firstId: number;
+  /** [column, first id of the table it refers to]: a number there is a row of that table in the batch. */
+  refs: readonly [number, number][];
+  /** A last column computed per row (a parcel's address_count). */
+  extra?: (index: number) => number;
+}
 
 /**
  * Writes a batch with COPY, giving ids from `take`. The statements are queued on the client at
  * once; the promise settles when PostgreSQL has read them all, so the caller lays out the next batch
- * meanwhile.
+ * meanwhile. Tables with `formats` go in COPY's binary format, the others as text.
  */
 export function copyBatch(
   client: CopyCapableClient,
   batch: Batch,
   take: IdAllocator,
   counts: GeneratedCounts,
+  formats: CopyFormats = {},
 ): Promise<unknown> {
   const places = take('places', batch.suburbs.length);
   const postal = take('postal_codes', batch.postalCodes.length);
@@ -281,30 +330,24 @@ export function copyBatch(
     if (typeof parcel === 'number') addressCount[parcel] += 1;
   }
 
-  const statements: [string, Buffer][] = [
-    [COPY_SQL.places, copyText([{ rows: batch.suburbs, firstId: places, refs: [] }])],
+  const tables: [CopyTable, CopyPart[]][] = [
+    ['places', [{ rows: batch.suburbs, firstId: places, refs: [] }]],
+    ['postalCodes', [{ rows: batch.postalCodes, firstId: postal, refs: [[REF.postalPlace, places]] }]],
+    ['streets', [{ rows: batch.streets, firstId: streets, refs: [[REF.streetSuburb, places]] }]],
     [
-      COPY_SQL.postalCodes,
-      copyText([{ rows: batch.postalCodes, firstId: postal, refs: [[REF.postalPlace, places]] }]),
-    ],
-    [
-      COPY_SQL.streets,
-      copyText([{ rows: batch.streets, firstId: streets, refs: [[REF.streetSuburb, places]] }]),
-    ],
-    [
-      COPY_SQL.parcels,
-      copyText([
+      'parcels',
+      [
         {
           rows: batch.parcels,
           firstId: parcels,
           refs: [[REF.parcelSuburb, places]],
           extra: (i) => addressCount[i],
         },
-      ]),
+      ],
     ],
     [
-      COPY_SQL.addresses,
-      copyText([
+      'addresses',
+      [
         {
           rows: batch.addresses,
           firstId: addresses,
@@ -313,11 +356,11 @@ export function copyBatch(
             [REF.addressParcel, parcels],
           ],
         },
-      ]),
+      ],
     ],
     [
-      COPY_SQL.pois,
-      copyText([
+      'pois',
+      [
         {
           rows: batch.pois,
           firstId: pois,
@@ -335,18 +378,19 @@ export function copyBatch(
             [REF.poiParent, pois],
           ],
         },
-      ]),
+      ],
     ],
-    [
-      COPY_SQL.buildings,
-      copyText([{ rows: batch.buildings, firstId: buildings, refs: [[REF.buildingParcel, parcels]] }]),
-    ],
-    [COPY_SQL.farms, copyText([{ rows: batch.farms, firstId: farms, refs: [[REF.farmParcel, parcels]] }])],
-    [COPY_SQL.coverage, copyText([{ rows: batch.coverage, firstId: coverage, refs: [] }])],
+    ['buildings', [{ rows: batch.buildings, firstId: buildings, refs: [[REF.buildingParcel, parcels]] }]],
+    ['farms', [{ rows: batch.farms, firstId: farms, refs: [[REF.farmParcel, parcels]] }]],
+    ['coverage', [{ rows: batch.coverage, firstId: coverage, refs: [] }]],
   ];
-  const copies = statements
-    .filter(([, text]) => text.length > 0)
-    .map(([sql, text]) => copyFromText(client, sql, text));
+  const copies = tables
+    .filter(([, parts]) => parts.some((part) => part.rows.length > 0))
+    .map(([key, parts]) => {
+      const types = formats[key];
+      const data = types ? copyBinary(parts, types) : copyText(parts);
+      return copyFromText(client, copySql(key, types !== undefined), data);
+    });
 
   counts.suburbs += batch.suburbs.length;
   counts.postalCodes += batch.postalCodes.length;
@@ -360,27 +404,23 @@ export function copyBatch(
   return Promise.all(copies);
 }
 
-/** The scratch bytes every batch's COPY text is written into (copied out per table). */
+/** The scratch bytes every batch's COPY data is written into (copied out per table). */
 const writer = new CopyTextWriter();
+const binaryWriter = new CopyBinaryWriter();
 const TAB = 9;
 const NEWLINE = 10;
 
-/**
- * Rows as COPY text, each prefixed with its id (`firstId` + its place in the batch); a column in `refs`
- * that holds a batch-local row index becomes that row's id (`[column, first id of the table it refers to]`).
- * Written once per table by `parts` (the unit POIs after the others).
- */
-function copyText(
-  parts: readonly {
-    rows: readonly Row[];
-    firstId: number;
-    refs: readonly [number, number][];
-    extra?: (index: number) => number;
-  }[],
-): Buffer {
+/** Each column's first id where it refers to rows of the batch (refBase[column]), else undefined. */
+function refBases(refs: readonly [number, number][]): (number | undefined)[] {
+  const bases: (number | undefined)[] = [];
+  for (const [column, base] of refs) bases[column] = base;
+  return bases;
+}
+
+/** Rows as COPY text, each prefixed with its id; written once per table by `parts` (the unit POIs after the others). */
+function copyText(parts: readonly CopyPart[]): Buffer {
   for (const { rows, firstId, refs, extra } of parts) {
-    const refBase: (number | undefined)[] = [];
-    for (const [column, base] of refs) refBase[column] = base;
+    const refBase = refBases(refs);
     for (let i = 0; i < rows.length; i += 1) {
       const row = rows[i];
       writer.raw(String(firstId + i));
@@ -399,6 +439,29 @@ function copyText(
     }
   }
   return writer.take();
+}
+
+/** The same rows in COPY's binary format, `types` the COPY's fields (the id's first). */
+function copyBinary(parts: readonly CopyPart[], types: readonly BinaryType[]): Buffer {
+  binaryWriter.begin();
+  for (const { rows, firstId, refs, extra } of parts) {
+    const refBase = refBases(refs);
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[i];
+      binaryWriter.row(types.length);
+      binaryWriter.value(types[0], firstId + i);
+      for (let column = 0; column < row.length; column += 1) {
+        const value = row[column];
+        const base = refBase[column];
+        binaryWriter.value(
+          types[column + 1],
+          base !== undefined && typeof value === 'number' ? base + value : value,
+        );
+      }
+      if (extra) binaryWriter.value(types[row.length + 1], extra(i));
+    }
+  }
+  return binaryWriter.take();
 }
 
 export const emptyCheckpoint = (deferred: DeferredSchema): BulkCheckpoint => ({

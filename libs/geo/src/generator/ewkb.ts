@@ -1,7 +1,13 @@
 /**
- * Geometries as hex EWKB (SRID 4326): the cheapest form for PostGIS to read (`$::geometry`), and the
- * generator writes millions of them. Coordinates are [lon, lat] pairs in flat arrays
- * ([x0, y0, x1, y1, ...]); rings are closed here, so callers pass each corner once.
+ * Geometries as EWKB (SRID 4326), the cheapest form for PostGIS to read, and the generator writes millions
+ * of them. Coordinates are [lon, lat] pairs in flat arrays ([x0, y0, x1, y1, ...]); rings are closed here,
+ * so callers pass each corner once.
+ *
+ * Two forms: hex strings (`pointHex`...: what the importers and the reference data send as text), and
+ * `Ewkb` values (`point`...: the generator's rows), the bytes written once into a shared slab and kept
+ * there. A geometry as a 200-character hex string was the largest part of the layout's garbage, and the
+ * bulk path's binary COPY sends the bytes as they are; the upsert path and JSON see the hex (toPostgres,
+ * toJSON).
  */
 
 const SRID = 4326;
@@ -12,15 +18,65 @@ const POLYGON = 3;
 const MULTILINESTRING = 5;
 const MULTIPOLYGON = 6;
 
-/** One growable buffer reused for every geometry (the hex string is the only allocation per geometry). */
-let buffer = Buffer.allocUnsafe(64 * 1024);
+/**
+ * Where geometries are written: `buffer` from `start` (the geometry being written) to `offset`. Ewkb values
+ * keep their slab; a slab that fills up is left to them and a new one taken (the geometry written so far
+ * moved over). The hex functions write at the slab's free end too and give the space back.
+ */
+const SLAB_BYTES = 256 * 1024;
+let buffer = Buffer.allocUnsafe(SLAB_BYTES);
+let start = 0;
 let offset = 0;
 
 function ensure(bytes: number): void {
   if (offset + bytes <= buffer.length) return;
-  const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, offset + bytes));
-  buffer.copy(bigger, 0, 0, offset);
-  buffer = bigger;
+  const written = offset - start;
+  const slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, 2 * (written + bytes)));
+  buffer.copy(slab, 0, start, offset);
+  buffer = slab;
+  start = 0;
+  offset = written;
+}
+
+function begin(): void {
+  start = offset;
+}
+
+/** A geometry's EWKB bytes, where they were written (a slab shared with other geometries). */
+export class Ewkb {
+  constructor(
+    readonly slab: Buffer,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  get byteLength(): number {
+    return this.end - this.start;
+  }
+
+  /** The bytes (a view of the slab). */
+  get bytes(): Buffer {
+    return this.slab.subarray(this.start, this.end);
+  }
+
+  toHex(): string {
+    return this.slab.toString('hex', this.start, this.end);
+  }
+
+  /** node-postgres sends a value with toPostgres() as its answer: hex EWKB, which `::geometry` reads. */
+  toPostgres(): string {
+    return this.toHex();
+  }
+
+  /** Rows hashed or compared as JSON (the fingerprint test) see the hex, as before. */
+  toJSON(): string {
+    return this.toHex();
+  }
+}
+
+/** The geometry just written, kept in its slab. */
+function keep(): Ewkb {
+  return new Ewkb(buffer, start, offset);
 }
 
 function header(type: number, withSrid: boolean): void {
@@ -57,27 +113,19 @@ function coordinates(flat: ArrayLike<number>, close: boolean): void {
   }
 }
 
+/** The geometry just written as hex; its space is given back. */
 function finish(): string {
-  const hex = buffer.toString('hex', 0, offset);
-  offset = 0;
+  const hex = buffer.toString('hex', start, offset);
+  offset = start;
   return hex;
 }
 
-export function pointHex(lon: number, lat: number): string {
-  offset = 0;
+function pointBody(lon: number, lat: number): void {
   header(POINT, true);
   ensure(16);
   buffer.writeDoubleLE(lon, offset);
   buffer.writeDoubleLE(lat, offset + 8);
   offset += 16;
-  return finish();
-}
-
-/** A polygon from its rings (outer first), each ring's corners once (closed here). */
-export function polygonHex(rings: readonly ArrayLike<number>[]): string {
-  offset = 0;
-  polygonBody(rings, true);
-  return finish();
 }
 
 function polygonBody(rings: readonly ArrayLike<number>[], withSrid: boolean): void {
@@ -86,23 +134,69 @@ function polygonBody(rings: readonly ArrayLike<number>[], withSrid: boolean): vo
   for (const ring of rings) coordinates(ring, true);
 }
 
-/** A multipolygon of polygons, each a list of rings (corners once). */
-export function multiPolygonHex(polygons: readonly (readonly ArrayLike<number>[])[]): string {
-  offset = 0;
+function multiPolygonBody(polygons: readonly (readonly ArrayLike<number>[])[]): void {
   header(MULTIPOLYGON, true);
   uint32(polygons.length);
   for (const rings of polygons) polygonBody(rings, false);
-  return finish();
 }
 
-/** A multilinestring of open lines. */
-export function multiLineStringHex(lines: readonly ArrayLike<number>[]): string {
-  offset = 0;
+function multiLineStringBody(lines: readonly ArrayLike<number>[]): void {
   header(MULTILINESTRING, true);
   uint32(lines.length);
   for (const line of lines) {
     header(LINESTRING, false);
     coordinates(line, false);
   }
+}
+
+export function pointHex(lon: number, lat: number): string {
+  begin();
+  pointBody(lon, lat);
   return finish();
+}
+
+/** A polygon from its rings (outer first), each ring's corners once (closed here). */
+export function polygonHex(rings: readonly ArrayLike<number>[]): string {
+  begin();
+  polygonBody(rings, true);
+  return finish();
+}
+
+/** A multipolygon of polygons, each a list of rings (corners once). */
+export function multiPolygonHex(polygons: readonly (readonly ArrayLike<number>[])[]): string {
+  begin();
+  multiPolygonBody(polygons);
+  return finish();
+}
+
+/** A multilinestring of open lines. */
+export function multiLineStringHex(lines: readonly ArrayLike<number>[]): string {
+  begin();
+  multiLineStringBody(lines);
+  return finish();
+}
+
+/** The same geometries as Ewkb values (the generator's rows). */
+export function pointEwkb(lon: number, lat: number): Ewkb {
+  begin();
+  pointBody(lon, lat);
+  return keep();
+}
+
+export function polygonEwkb(rings: readonly ArrayLike<number>[]): Ewkb {
+  begin();
+  polygonBody(rings, true);
+  return keep();
+}
+
+export function multiPolygonEwkb(polygons: readonly (readonly ArrayLike<number>[])[]): Ewkb {
+  begin();
+  multiPolygonBody(polygons);
+  return keep();
+}
+
+export function multiLineStringEwkb(lines: readonly ArrayLike<number>[]): Ewkb {
+  begin();
+  multiLineStringBody(lines);
+  return keep();
 }

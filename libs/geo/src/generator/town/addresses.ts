@@ -29,6 +29,15 @@ export function numberHouses(erven: Erf[], lines: StreetLine[]): void {
   }
 }
 
+/** An address's quality by weight (one table, not one per address: the layout's garbage is its cost). */
+const QUALITY_WEIGHTS: readonly (readonly [number, number])[] = [
+  [ADDRESS_QUALITY.sv, 35],
+  [ADDRESS_QUALITY.vr, 30],
+  [ADDRESS_QUALITY.dds, 20],
+  [ADDRESS_QUALITY.cnf, 10],
+  [20, 5],
+];
+
 /** The writer of the erf's address rows (one, or one per unit of an estate), at its house number. */
 export function addressWriter(
   { batch, site, name, frame, lines, streetRefs, postalCode, random }: SuburbRows,
@@ -39,13 +48,7 @@ export function addressWriter(
   const houseNumber = erf.suffixA ? `${erf.number}A` : String(erf.number);
   return (unit, estate, u, v, sourceId) => {
     const ref = batch.addresses.length;
-    const quality = random.weighted<number>([
-      [ADDRESS_QUALITY.sv, 35],
-      [ADDRESS_QUALITY.vr, 30],
-      [ADDRESS_QUALITY.dds, 20],
-      [ADDRESS_QUALITY.cnf, 10],
-      [20, 5],
-    ]);
+    const quality = random.weighted(QUALITY_WEIGHTS);
     batch.addresses.push([
       houseNumber,
       erf.number,

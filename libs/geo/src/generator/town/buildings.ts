@@ -5,7 +5,7 @@
  * outbuildings, pools, demolitions) is planned in life.ts; the rows carry its dates.
  */
 import { type Batch, GENERATOR_SOURCE } from '../batch';
-import { polygonHex } from '../ewkb';
+import { polygonEwkb } from '../ewkb';
 import { type PoiCategory, type SuburbStyle } from '../names';
 import { type Random } from '../random';
 import { planHouseLife, type Spot } from './life';
@@ -38,11 +38,11 @@ export function buildingWriter(
       levels,
       Math.round(height * 10) / 10,
       roof,
-      polygonHex([frame.rect(...rect)]),
+      polygonEwkb([frame.rect(...rect)]),
       life.builtOn ?? null,
       life.demolishedOn ?? null,
       life.extendedOn ?? null,
-      life.before ? polygonHex([frame.rect(...life.before)]) : null,
+      life.before ? polygonEwkb([frame.rect(...life.before)]) : null,
       GENERATOR_SOURCE,
       `building:${key}:${n}`,
     ]);

@@ -14,7 +14,7 @@
  * March to October (the dry months over most of the country), never after October 2026.
  */
 import { type Batch, GENERATOR_PROVIDER, GENERATOR_SOURCE } from '../batch';
-import { multiPolygonHex } from '../ewkb';
+import { multiPolygonEwkb } from '../ewkb';
 import { Random } from '../random';
 import { toLat, toLon } from '../world';
 import { type Cell, CELL_M, type CoverageState, pad, type TownSite } from './context';
@@ -111,7 +111,7 @@ export function layOutCoverage(batch: Batch, site: TownSite): void {
       survey.kind,
       name,
       survey.capturedOn,
-      multiPolygonHex([[extents[survey.extent]()]]),
+      multiPolygonEwkb([[extents[survey.extent]()]]),
       GENERATOR_SOURCE,
       `${survey.kind}:${id}:${year}`,
       GENERATOR_PROVIDER,

@@ -4,7 +4,7 @@
  */
 import { type Batch, GENERATOR_SOURCE, NO_LIFE } from '../batch';
 import { DATA_QUALITY, PARCEL_TYPE } from '../codes';
-import { multiPolygonHex, polygonHex } from '../ewkb';
+import { multiPolygonEwkb, polygonEwkb } from '../ewkb';
 import { FARM_NAMES } from '../names';
 import { Deck, Random } from '../random';
 import { toLat, toLon } from '../world';
@@ -49,6 +49,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
       const flat = ring.flatMap(([x, y]) => [toLon(frame, x), toLat(frame, y)]);
       const parcelRef = batch.parcels.length;
       const key = `${id}:${farmNumber}:${portion}`;
+      const geom = multiPolygonEwkb([[flat]]); // the parcel's and the farm's
       batch.parcels.push([
         String(farmNumber),
         portion,
@@ -59,7 +60,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
         null,
         site.name,
         '',
-        multiPolygonHex([[flat]]),
+        geom,
         GENERATOR_SOURCE,
         `farm:${key}`,
       ]);
@@ -71,7 +72,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
         parcelRef,
         site.name,
         province.name,
-        multiPolygonHex([[flat]]),
+        geom,
         GENERATOR_SOURCE,
         `farm:${key}`,
       ]);
@@ -98,7 +99,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
           1,
           4.5,
           'pitched',
-          polygonHex([place(0, 0, 18, 12)]),
+          polygonEwkb([place(0, 0, 18, 12)]),
           ...NO_LIFE,
           GENERATOR_SOURCE,
           `building:farm:${key}:0`,
@@ -109,7 +110,7 @@ export function layOutFarms(batch: Batch, site: TownSite, ground: TownGround): v
           1,
           6,
           'flat',
-          polygonHex([place(0, 45, 26, 14)]),
+          polygonEwkb([place(0, 45, 26, 14)]),
           ...NO_LIFE,
           GENERATOR_SOURCE,
           `building:farm:${key}:1`,

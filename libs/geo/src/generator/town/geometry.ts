@@ -2,7 +2,7 @@
  * A suburb's geometry: its frame (metres along u, its long streets, and v, across; turned and moved into
  * the town's frame, then into degrees), its street lines and its erven, and rectangles inside an erf.
  */
-import { pointHex } from '../ewkb';
+import { type Ewkb, pointEwkb } from '../ewkb';
 import { type PoiCategory } from '../names';
 import { type LocalFrame, toLat, toLon } from '../world';
 
@@ -75,8 +75,8 @@ export class SuburbFrame {
     return toLat(this.town, this.y(u, v));
   }
 
-  point(u: number, v: number): string {
-    return pointHex(this.lon(u, v), this.lat(u, v));
+  point(u: number, v: number): Ewkb {
+    return pointEwkb(this.lon(u, v), this.lat(u, v));
   }
 
   /** A rectangle's four corners, counter-clockwise, as [lon, lat, ...]. */

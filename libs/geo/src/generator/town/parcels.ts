@@ -5,7 +5,7 @@
  */
 import { GENERATOR_SOURCE } from '../batch';
 import { DATA_QUALITY, PARCEL_TYPE } from '../codes';
-import { multiPolygonHex } from '../ewkb';
+import { multiPolygonEwkb } from '../ewkb';
 import { type PoiCategory, type SuburbStyle } from '../names';
 import { type Random } from '../random';
 import { pad, type SuburbRows } from './context';
@@ -68,6 +68,7 @@ export function layOutErven(random: Random, plan: ErvenPlan): Erf[] {
         addresses += bigPoi ? 1 : unitCount(length, v1 - v0);
         continue;
       }
+      const blockStart = erven.length;
       const ends = length >= 2 * erfDepth + 3 * minFrontage;
       const middle0 = ends ? u0 + erfDepth : u0;
       const middle1 = ends ? u1 - erfDepth : u1;
@@ -76,28 +77,8 @@ export function layOutErven(random: Random, plan: ErvenPlan): Erf[] {
           [v0, v0 + erfDepth],
           [v0 + erfDepth, v1],
         ]) {
-          erven.push({
-            u0,
-            v0: a0,
-            u1: u0 + erfDepth,
-            v1: a1,
-            front: 'W',
-            street: crossBase + j,
-            side: 1,
-            along: (a0 + a1) / 2,
-            kind: 'house',
-          });
-          erven.push({
-            u0: u1 - erfDepth,
-            v0: a0,
-            u1,
-            v1: a1,
-            front: 'E',
-            street: crossBase + j + 1,
-            side: 0,
-            along: (a0 + a1) / 2,
-            kind: 'house',
-          });
+          erven.push(houseErf(u0, a0, u0 + erfDepth, a1, 'W', crossBase + j, 1, (a0 + a1) / 2));
+          erven.push(houseErf(u1 - erfDepth, a0, u1, a1, 'E', crossBase + j + 1, 0, (a0 + a1) / 2));
         }
       }
       for (const row of [0, 1] as const) {
@@ -107,41 +88,50 @@ export function layOutErven(random: Random, plan: ErvenPlan): Erf[] {
         const widths = Array.from({ length: count }, () => random.range(0.82, 1.18));
         const sum = widths.reduce((total, width) => total + width, 0);
         let at = middle0;
+        const front: Front = row === 0 ? 'S' : 'N';
+        const side = row === 0 ? 1 : 0;
         widths.forEach((width, i) => {
           const end = i === count - 1 ? middle1 : at + ((middle1 - middle0) * width) / sum;
-          const base = {
-            v0: rv0,
-            v1: rv1,
-            front: (row === 0 ? 'S' : 'N') as Front,
-            street: k + row,
-            side: (row === 0 ? 1 : 0) as 0 | 1,
-            kind: 'house' as const,
-          };
           if (style !== 'township' && end - at >= 1.2 * minFrontage && random.chance(0.04)) {
             const mid = (at + end) / 2;
-            erven.push({ ...base, u0: at, u1: mid, along: (at + mid) / 2 });
-            erven.push({ ...base, u0: mid, u1: end, along: (mid + end) / 2, suffixA: true });
+            erven.push(houseErf(at, rv0, mid, rv1, front, k + row, side, (at + mid) / 2));
+            erven.push(houseErf(mid, rv0, end, rv1, front, k + row, side, (mid + end) / 2, true));
           } else {
-            erven.push({ ...base, u0: at, u1: end, along: (at + end) / 2 });
+            erven.push(houseErf(at, rv0, end, rv1, front, k + row, side, (at + end) / 2));
           }
           at = end;
         });
       }
-      addresses = countAddresses(erven);
+      // Only this block's erven are new (counting them all again made a suburb's layout quadratic).
+      for (let e = blockStart; e < erven.length; e += 1) addresses += addressesOf(erven[e]);
     }
   }
   return erven;
 }
 
+/** A house erf along a block face (every erf made here has one shape, so the code reading them stays fast). */
+function houseErf(
+  u0: number,
+  v0: number,
+  u1: number,
+  v1: number,
+  front: Front,
+  street: number,
+  side: 0 | 1,
+  along: number,
+  suffixA?: boolean,
+): Erf {
+  return { u0, v0, u1, v1, front, street, side, along, kind: 'house', suffixA };
+}
+
 /** Addresses these erven hold: one each, an estate one per unit. */
 export function countAddresses(erven: Erf[]): number {
   let total = 0;
-  for (const erf of erven) {
-    if (erf.kind === 'estate') total += unitCount(erf.u1 - erf.u0, erf.v1 - erf.v0);
-    else total += 1;
-  }
+  for (const erf of erven) total += addressesOf(erf);
   return total;
 }
+
+const addressesOf = (erf: Erf) => (erf.kind === 'estate' ? unitCount(erf.u1 - erf.u0, erf.v1 - erf.v0) : 1);
 
 /** Writes the erf's parcel row; answers its row in the batch. */
 export function writeErfParcel(
@@ -177,7 +167,7 @@ export function writeErfParcel(
     suburbRef,
     site.name,
     name,
-    multiPolygonHex([[frame.rect(erf.u0, erf.v0, erf.u1, erf.v1)]]),
+    multiPolygonEwkb([[frame.rect(erf.u0, erf.v0, erf.u1, erf.v1)]]),
     GENERATOR_SOURCE,
     `erf:${site.id}:${erfNumber}`,
   ]);

@@ -5,7 +5,7 @@
  */
 import { streetSearchText } from '../../text';
 import { GENERATOR_SOURCE } from '../batch';
-import { multiLineStringHex } from '../ewkb';
+import { multiLineStringEwkb } from '../ewkb';
 import { ordinal, type SuburbStyle } from '../names';
 import { type Random } from '../random';
 import { type LocalFrame } from '../world';
@@ -124,7 +124,7 @@ export function writeStreets(
       townName,
       importance * (style === 'central' ? 0.9 : 0.7),
       streetSearchText(line.name, name, townName),
-      multiLineStringHex([
+      multiLineStringEwkb([
         [
           frame.lon(line.u0, line.v0),
           frame.lat(line.u0, line.v0),

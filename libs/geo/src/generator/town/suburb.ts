@@ -5,7 +5,7 @@
  */
 import { padPostalCode } from '../../text';
 import { type Batch, GENERATOR_SOURCE } from '../batch';
-import { multiPolygonHex } from '../ewkb';
+import { multiPolygonEwkb } from '../ewkb';
 import { type SuburbStyle } from '../names';
 import { Random } from '../random';
 import { addressWriter, numberHouses } from './addresses';
@@ -99,7 +99,7 @@ function writeSuburb(town: SuburbTown, suburb: Omit<SuburbRows, 'streetRefs' | '
     Math.round(addressTotal * 3.3),
     site.importance * 0.8,
     frame.point(frame.w / 2, frame.h / 2),
-    multiPolygonHex([[frame.rect(0, 0, frame.w, frame.h)]]),
+    multiPolygonEwkb([[frame.rect(0, 0, frame.w, frame.h)]]),
     GENERATOR_SOURCE,
     `suburb:${site.id}:${index}`,
   ]);
