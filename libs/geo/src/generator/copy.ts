@@ -200,6 +200,8 @@ const DAY_MS = 86_400_000;
  */
 export class CopyBinaryWriter {
   private buffer = Buffer.allocUnsafe(1 << 20);
+  // Numbers go through a DataView: Buffer's writeInt32BE and the like check their arguments on every call.
+  private view = viewOf(this.buffer);
   private at = 0;
 
   private ensure(bytes: number): void {
@@ -207,6 +209,7 @@ export class CopyBinaryWriter {
     const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + bytes));
     this.buffer.copy(bigger, 0, 0, this.at);
     this.buffer = bigger;
+    this.view = viewOf(bigger);
   }
 
   /** Starts a COPY's data: the header. */
@@ -219,47 +222,58 @@ export class CopyBinaryWriter {
   /** Starts a row of `fields` fields. */
   row(fields: number): void {
     this.ensure(2);
-    this.buffer.writeInt16BE(fields, this.at);
+    this.view.setInt16(this.at, fields);
     this.at += 2;
   }
 
   /** One field of a row; null and undefined are NULL. */
   value(type: BinaryType, value: unknown): void {
-    if (value === null || value === undefined) return this.int32(-1);
+    if (value === null || value === undefined) {
+      this.ensure(4);
+      this.view.setInt32(this.at, -1);
+      this.at += 4;
+      return;
+    }
     switch (type) {
       case 'text':
         return this.text(typeof value === 'string' ? value : String(value));
       case 'int2':
         this.ensure(6);
-        this.at = this.buffer.writeInt32BE(2, this.at);
-        this.at = this.buffer.writeInt16BE(integer(value), this.at);
+        this.view.setInt32(this.at, 2);
+        this.view.setInt16(this.at + 4, integer(value));
+        this.at += 6;
         return;
       case 'int4':
         this.ensure(8);
-        this.at = this.buffer.writeInt32BE(4, this.at);
-        this.at = this.buffer.writeInt32BE(integer(value), this.at);
+        this.view.setInt32(this.at, 4);
+        this.view.setInt32(this.at + 4, integer(value));
+        this.at += 8;
         return;
       case 'int8':
         return this.int8(integer(value));
       case 'float4':
         this.ensure(8);
-        this.at = this.buffer.writeInt32BE(4, this.at);
-        this.at = this.buffer.writeFloatBE(float4Of(Number(value)), this.at);
+        this.view.setInt32(this.at, 4);
+        this.view.setFloat32(this.at + 4, float4Of(Number(value)));
+        this.at += 8;
         return;
       case 'float8':
         this.ensure(12);
-        this.at = this.buffer.writeInt32BE(8, this.at);
-        this.at = this.buffer.writeDoubleBE(Number(value), this.at);
+        this.view.setInt32(this.at, 8);
+        this.view.setFloat64(this.at + 4, Number(value));
+        this.at += 12;
         return;
       case 'bool':
         this.ensure(5);
-        this.at = this.buffer.writeInt32BE(1, this.at);
-        this.buffer[this.at++] = value ? 1 : 0;
+        this.view.setInt32(this.at, 1);
+        this.buffer[this.at + 4] = value ? 1 : 0;
+        this.at += 5;
         return;
       case 'date':
         this.ensure(8);
-        this.at = this.buffer.writeInt32BE(4, this.at);
-        this.at = this.buffer.writeInt32BE(dateDays(value), this.at);
+        this.view.setInt32(this.at, 4);
+        this.view.setInt32(this.at + 4, dateDays(value));
+        this.at += 8;
         return;
       case 'geometry':
         return this.geometry(value);
@@ -270,14 +284,10 @@ export class CopyBinaryWriter {
   int8(value: number): void {
     this.ensure(12);
     const high = Math.floor(value / 0x1_0000_0000);
-    this.at = this.buffer.writeInt32BE(8, this.at);
-    this.at = this.buffer.writeInt32BE(high, this.at);
-    this.at = this.buffer.writeUInt32BE(value - high * 0x1_0000_0000, this.at);
-  }
-
-  private int32(value: number): void {
-    this.ensure(4);
-    this.at = this.buffer.writeInt32BE(value, this.at);
+    this.view.setInt32(this.at, 8);
+    this.view.setInt32(this.at + 4, high);
+    this.view.setUint32(this.at + 8, value - high * 0x1_0000_0000);
+    this.at += 12;
   }
 
   /** UTF-8 after its length; the generator's text is mostly ASCII, copied a character at a time. */
@@ -295,29 +305,34 @@ export class CopyBinaryWriter {
       }
       buffer[at++] = code;
     }
-    buffer.writeInt32BE(at - from, this.at);
+    this.view.setInt32(this.at, at - from);
     this.at = at;
   }
 
   private geometry(value: unknown): void {
-    const bytes = value instanceof Ewkb ? value : Buffer.from(String(value), 'hex'); // an Ewkb, or hex EWKB
-    const length = bytes instanceof Ewkb ? bytes.byteLength : bytes.length;
-    this.ensure(4 + length);
-    this.at = this.buffer.writeInt32BE(length, this.at);
-    if (bytes instanceof Ewkb) {
-      // A geometry is about a hundred bytes: a loop costs less than Buffer.copy's call into C++.
-      const { slab, end } = bytes;
-      const buffer = this.buffer;
-      let at = this.at;
-      for (let i = bytes.start; i < end; i += 1) buffer[at++] = slab[i];
-    } else bytes.copy(this.buffer, this.at);
-    this.at += length;
+    if (!(value instanceof Ewkb)) {
+      const bytes = Buffer.from(String(value), 'hex'); // hex EWKB
+      this.ensure(4 + bytes.length);
+      this.view.setInt32(this.at, bytes.length);
+      bytes.copy(this.buffer, this.at + 4);
+      this.at += 4 + bytes.length;
+      return;
+    }
+    const { slab, start, end } = value;
+    this.ensure(4 + end - start);
+    this.view.setInt32(this.at, end - start);
+    // A geometry is about a hundred bytes: a loop costs less than Buffer.copy's call into C++.
+    const buffer = this.buffer;
+    let at = this.at + 4;
+    for (let i = start; i < end; i += 1) buffer[at++] = slab[i];
+    this.at = at;
   }
 
   /** Ends the COPY's data (the trailer) and answers it in a buffer of its own; the writer starts again empty. */
   take(): Buffer {
     this.ensure(2);
-    this.at = this.buffer.writeInt16BE(-1, this.at);
+    this.view.setInt16(this.at, -1);
+    this.at += 2;
     const out = Buffer.allocUnsafe(this.at);
     this.buffer.copy(out, 0, 0, this.at);
     this.at = 0;
@@ -325,18 +340,28 @@ export class CopyBinaryWriter {
   }
 }
 
+const viewOf = (buffer: Buffer) => new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+
 function integer(value: unknown): number {
   const number = typeof value === 'number' ? value : Number(value);
   if (!Number.isSafeInteger(number)) throw new Error(`COPY: ${String(value)} is not an integer`);
   return number;
 }
 
-/** Days since 2000-01-01 of a 'YYYY-MM-DD' (or a Date). */
+/** Days since 2000-01-01 of a 'YYYY-MM-DD' (kept per day: the generator's dates are a few thousand days) or a Date. */
 function dateDays(value: unknown): number {
-  const time = value instanceof Date ? value.getTime() : Date.parse(`${String(value)}T00:00:00Z`);
-  if (!Number.isFinite(time)) throw new Error(`COPY: ${String(value)} is not a date`);
-  return Math.round(time / DAY_MS) - DATE_EPOCH_DAYS;
+  if (value instanceof Date) return Math.floor(value.getTime() / DAY_MS) - DATE_EPOCH_DAYS;
+  const text = String(value);
+  let days = DATE_DAYS.get(text);
+  if (days === undefined) {
+    const time = Date.parse(`${text}T00:00:00Z`);
+    if (!Number.isFinite(time)) throw new Error(`COPY: ${text} is not a date`);
+    if (DATE_DAYS.size > 100_000) DATE_DAYS.clear();
+    DATE_DAYS.set(text, (days = Math.round(time / DAY_MS) - DATE_EPOCH_DAYS));
+  }
+  return days;
 }
+const DATE_DAYS = new Map<string, number>();
 
 /**
  * The real (float4) PostgreSQL stores for a number sent as text (String(value), read by float4in with

@@ -25,6 +25,8 @@ const MULTIPOLYGON = 6;
  */
 const SLAB_BYTES = 256 * 1024;
 let buffer = Buffer.allocUnsafe(SLAB_BYTES);
+// Numbers go through a DataView: Buffer's writeDoubleLE and the like check their arguments on every call.
+let view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 let start = 0;
 let offset = 0;
 
@@ -34,6 +36,7 @@ function ensure(bytes: number): void {
   const slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, 2 * (written + bytes)));
   buffer.copy(slab, 0, start, offset);
   buffer = slab;
+  view = new DataView(slab.buffer, slab.byteOffset, slab.byteLength);
   start = 0;
   offset = written;
 }
@@ -81,18 +84,18 @@ function keep(): Ewkb {
 
 function header(type: number, withSrid: boolean): void {
   ensure(9);
-  buffer.writeUInt8(1, offset);
-  buffer.writeUInt32LE(withSrid ? (type | SRID_FLAG) >>> 0 : type, offset + 1);
+  buffer[offset] = 1;
+  view.setUint32(offset + 1, withSrid ? (type | SRID_FLAG) >>> 0 : type, true);
   offset += 5;
   if (withSrid) {
-    buffer.writeUInt32LE(SRID, offset);
+    view.setUint32(offset, SRID, true);
     offset += 4;
   }
 }
 
 function uint32(value: number): void {
   ensure(4);
-  buffer.writeUInt32LE(value, offset);
+  view.setUint32(offset, value, true);
   offset += 4;
 }
 
@@ -100,15 +103,15 @@ function coordinates(flat: ArrayLike<number>, close: boolean): void {
   const pairs = flat.length / 2;
   const count = close ? pairs + 1 : pairs;
   ensure(4 + count * 16);
-  buffer.writeUInt32LE(count, offset);
+  view.setUint32(offset, count, true);
   offset += 4;
   for (let i = 0; i < flat.length; i += 1) {
-    buffer.writeDoubleLE(flat[i], offset);
+    view.setFloat64(offset, flat[i], true);
     offset += 8;
   }
   if (close) {
-    buffer.writeDoubleLE(flat[0], offset);
-    buffer.writeDoubleLE(flat[1], offset + 8);
+    view.setFloat64(offset, flat[0], true);
+    view.setFloat64(offset + 8, flat[1], true);
     offset += 16;
   }
 }
@@ -123,8 +126,8 @@ function finish(): string {
 function pointBody(lon: number, lat: number): void {
   header(POINT, true);
   ensure(16);
-  buffer.writeDoubleLE(lon, offset);
-  buffer.writeDoubleLE(lat, offset + 8);
+  view.setFloat64(offset, lon, true);
+  view.setFloat64(offset + 8, lat, true);
   offset += 16;
 }
 
