@@ -3,6 +3,7 @@
  * leaves the schema as it found it, and goes on where it stopped after its connections are killed; its
  * worker threads (the default) write the rows it writes in one thread.
  */
+import { Worker } from 'node:worker_threads';
 import { createTestDatabase, type TestDatabase } from '@portal/db';
 import { Client } from 'pg';
 import { generateGeodata, type GenerateResult } from './generate';
@@ -92,25 +93,23 @@ describe('generateGeodata, bulk path', () => {
     const [{ pid }] = await bulk.dataSource.query('SELECT pg_backend_pid() AS pid');
     const backend = (await first.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     expect(backend).not.toBe(pid);
-    let killing: Promise<unknown> | undefined;
+    let killing = false;
     killed = await generateGeodata(first, {
       ...OPTIONS,
       bulk: 'always',
       // Two workers: when the first town commits, the third is still being laid out (not committed).
       threads: 2,
       onProgress: (progress) => {
-        if (progress.towns >= 1 && !killing)
-          killing = bulk.dataSource.query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-              WHERE pid = $1 OR (datname = current_database() AND application_name = $2)`,
-            [backend, WORKER_APPLICATION_NAME],
-          );
+        if (progress.towns < 1 || killing) return;
+        killing = true;
+        // Killed before this thread orders the next commit: the kill waits for nothing (a kill sent
+        // asynchronously raced the next towns' commits, and lost now and then once towns were fast).
+        terminateNow(bulk.url, backend);
       },
     }).then(
       () => undefined,
       (err: Error) => err,
     );
-    await killing;
     await first.end().catch(() => undefined);
 
     const second = new Client({ connectionString: bulk.url });
@@ -174,3 +173,33 @@ describe('generateGeodata, bulk path', () => {
     expect(await content(bulk)).toEqual(before);
   });
 });
+
+/**
+ * Terminates the run's backend and its workers' backends, blocking this thread until it is done: the
+ * statement runs in a worker thread of its own while this one waits on a shared flag.
+ */
+function terminateNow(url: string, backend: number): void {
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  new Worker(
+    `const { workerData } = require('node:worker_threads');
+     const { Client } = require(${JSON.stringify(require.resolve('pg'))});
+     const { url, backend, application, done } = workerData;
+     const client = new Client({ connectionString: url });
+     client
+       .connect()
+       .then(() =>
+         client.query(
+           'SELECT pg_terminate_backend(pid) FROM pg_stat_activity ' +
+             'WHERE pid = $1 OR (datname = current_database() AND application_name = $2)',
+           [backend, application],
+         ),
+       )
+       .finally(() => client.end())
+       .finally(() => {
+         Atomics.store(done, 0, 1);
+         Atomics.notify(done, 0);
+       });`,
+    { eval: true, workerData: { url, backend, application: WORKER_APPLICATION_NAME, done } },
+  );
+  if (Atomics.wait(done, 0, 0, 30_000) === 'timed-out') throw new Error('The kill did not finish in 30 s');
+}
