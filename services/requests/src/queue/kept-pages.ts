@@ -288,28 +288,39 @@ async function pageFromKept(
     const revision = `${REVISION} = ${bind(kept.revision)}::bigint`;
     const segments = checkpoint > 0 ? fromCheckpoint(walk, kept.keys[checkpoint], bind) : ['TRUE'];
     const limit = `${bind(take)}::int`;
-    const skipped = `${bind(skip)}::int`;
-    let ids: string;
-    if (segments.length === 1) {
-      ids = `SELECT r.id FROM requests.requests r WHERE ${where} AND ${segments[0]} AND ${revision}
-             ORDER BY ${walkOrder(walk)} LIMIT ${limit} OFFSET ${skipped}`;
+    let statement: string;
+    if (segments.length === 1 && skip === 0) {
+      // A page that starts at a checkpoint (every page of 1 000 rows, the step being 1 000) reads its rows
+      // straight from the walk, in its order, each row's heap tuple as the index reaches it. The two-step
+      // read below finds the ids first, then looks each row up again by its primary key and sorts them:
+      // for a 1 000-row page 5 011 buffers and 10–15 ms against about 1 240 buffers and 2–3 ms here
+      // (EXPLAIN ANALYZE at 1 000 000 requests, a loaded machine). With entries to skip the two-step read
+      // stays: a skipped entry then costs no heap tuple (an OFFSET over whole rows reads and projects each).
+      statement = `SELECT ${REQUEST_ROW_COLUMNS} FROM requests.requests r
+                    WHERE ${where} AND ${segments[0]} AND ${revision}
+                    ORDER BY ${walkOrder(walk)} LIMIT ${limit}`;
     } else {
-      // A key that can be NULL: its values and its NULLs, each a range of the index, then merged.
-      const keys = walk.keys.map((key, i) => `${key.expression} AS k${i}`).join(', ');
-      const parts = segments.map(
-        (
-          segment,
-        ) => `(SELECT r.id, ${keys} FROM requests.requests r WHERE ${where} AND ${segment} AND ${revision}
-                       ORDER BY ${walkOrder(walk)} LIMIT ${limit} + ${skipped})`,
-      );
-      ids = `SELECT s.id FROM (${parts.join(' UNION ALL ')}) s
-             ORDER BY ${walkOrder(walk, 's.')} LIMIT ${limit} OFFSET ${skipped}`;
+      const skipped = `${bind(skip)}::int`;
+      let ids: string;
+      if (segments.length === 1) {
+        ids = `SELECT r.id FROM requests.requests r WHERE ${where} AND ${segments[0]} AND ${revision}
+               ORDER BY ${walkOrder(walk)} LIMIT ${limit} OFFSET ${skipped}`;
+      } else {
+        // A key that can be NULL: its values and its NULLs, each a range of the index, then merged.
+        const keys = walk.keys.map((key, i) => `${key.expression} AS k${i}`).join(', ');
+        const parts = segments.map(
+          (
+            segment,
+          ) => `(SELECT r.id, ${keys} FROM requests.requests r WHERE ${where} AND ${segment} AND ${revision}
+                         ORDER BY ${walkOrder(walk)} LIMIT ${limit} + ${skipped})`,
+        );
+        ids = `SELECT s.id FROM (${parts.join(' UNION ALL ')}) s
+               ORDER BY ${walkOrder(walk, 's.')} LIMIT ${limit} OFFSET ${skipped}`;
+      }
+      statement = `SELECT ${REQUEST_ROW_COLUMNS} FROM (${ids}) page JOIN requests.requests r ON r.id = page.id
+                    ORDER BY ${orderBySql(input.sort)}`;
     }
-    rows = (await ds.query(
-      `SELECT ${REQUEST_ROW_COLUMNS} FROM (${ids}) page JOIN requests.requests r ON r.id = page.id
-        ORDER BY ${orderBySql(input.sort)}`,
-      query.values,
-    )) as RequestDbRow[];
+    rows = (await ds.query(statement, query.values)) as RequestDbRow[];
   }
   if (rows.length !== take) return undefined;
   const now = new Date();

@@ -2,13 +2,19 @@ import { referenceFields, referencesText, type RequestRow } from '@portal/contra
 import { hoursInQueue, reportFee } from '@portal/domain';
 import { yesNoText } from './yesNo';
 
+/** created_at as ISO 8601 in UTC with milliseconds, e.g. 2026-01-20T16:50:14.006Z (to_char truncates). */
+const CREATED_ISO = `to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
  * The columns of a grid row (spec 02 §3 "Request (grid row)") over `requests.requests r`: what the pager,
  * the streamed list, the change calls, the realtime events and the exports answer. Numbers come back as
- * numbers (numeric cast to float8), dates as Date.
+ * numbers (numeric cast to float8), dates as Date, except the creation time: it is written as the answer
+ * writes it (Date.prototype.toISOString's form, milliseconds truncated as the driver's Date truncates them),
+ * which spares a date parse, a Date and a toISOString per row — on a 1 000-row page the largest part of
+ * toRequestRow's time.
  */
 export const REQUEST_ROW_COLUMNS = `r.id, r.request_type, r.request_sub_type, r.priority, r.grip_reference, r.user_id,
-  r.user_name, r.user_email, r.created_at, r.status, r.first_user_id, r.first_user_name, r.address, r.lat, r.lng,
+  r.user_name, r.user_email, ${CREATED_ISO} AS created, r.status, r.first_user_id, r.first_user_name, r.address, r.lat, r.lng,
   r.additional, r.cant_locate, r.report_pdf_downloaded, r.report_invoice_number, r.report_disputed, r.group_name,
   r.reference_string, r.rve_total::float8 AS rve_total, r.preliminary_rve::float8 AS preliminary_rve, r.property_type, r.number_of_buildings,
   r.unit_price::float8 AS unit_price, r.report_pdf_url, r.report_id, r.date_finalised, r.delivered_at, r.version,
@@ -26,7 +32,8 @@ export interface RequestDbRow {
   user_id: string;
   user_name: string;
   user_email: string;
-  created_at: Date;
+  /** created_at as toISOString writes it (REQUEST_ROW_COLUMNS). */
+  created: string;
   status: string;
   first_user_id: string | null;
   first_user_name: string | null;
@@ -57,6 +64,15 @@ export interface RequestDbRow {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
+/** Whether an object has a key (without Object.keys' array per row). */
+function hasKeys(value: object): boolean {
+  for (const _ in value) return true;
+  return false;
+}
+
+/** A request whose group is gone (or has no list): no labels. */
+const NO_FIELDS: ReturnType<typeof referenceFields> = [];
+
 /** The grid row of a request (contract RequestRow). */
 export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
   return {
@@ -68,7 +84,7 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     user: row.user_name,
     userId: row.user_id,
     email: row.user_email,
-    created: new Date(row.created_at).toISOString(),
+    created: row.created,
     status: row.status,
     firstQS: row.first_user_name,
     firstUser: row.first_user_id,
@@ -77,7 +93,7 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     comments: row.additional ?? '',
     // The report builder owns the note (spec 02 §7.1 requestNote); the grid shows it once that exists.
     note: '',
-    timeInQueue: hoursInQueue(row.created_at, row.delivered_at, now),
+    timeInQueue: hoursInQueue(row.created, row.delivered_at, now),
     cantlocate: yesNoText(row.cant_locate),
     downloaded: yesNoText(row.report_pdf_downloaded),
     invoice: row.report_invoice_number,
@@ -85,8 +101,8 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     client: row.group_name,
     // "Label: value" (issue 22): the stored JSON read with the group's labels.
     clientReference: referencesText(
-      row.reference && Object.keys(row.reference).length > 0 ? row.reference : row.reference_string,
-      referenceFields(row.reference_list),
+      row.reference && hasKeys(row.reference) ? row.reference : row.reference_string,
+      row.reference_list === null ? NO_FIELDS : referenceFields(row.reference_list),
     ),
     reportFee: reportFee(row.number_of_buildings, row.unit_price),
     rve: row.rve_total,

@@ -1,4 +1,5 @@
-import { REQUEST_ADMIN_API, type NearAnswer, type RequestRow } from '@portal/contracts';
+import Fastify from 'fastify';
+import { REQUEST_ADMIN_API, RequestPagerAnswer, type NearAnswer, type RequestRow } from '@portal/contracts';
 import {
   ADMIN,
   CLAIMS,
@@ -170,5 +171,77 @@ describe('the duplicate check, saved views and settings', () => {
     const settings = (await call(PLAIN, 'GET', REQUEST_ADMIN_API.settings)).json();
     expect(settings.pageSizes).toEqual([10, 20, 50, 100, 500, 1000]);
     expect(settings.ageingTargets['QC check']).toBeGreaterThan(0);
+  });
+});
+
+describe('the pager’s answer, written without the response schema’s serializer', () => {
+  // The route writes its answer with JSON.stringify (routes/queue/reads.ts): the contract is still the
+  // response schema, so the text must be what Fastify's serializer of that schema writes (fast-json-stringify
+  // drops fields it does not know, orders them as the schema does and writes numbers and dates its way).
+  const schemaSerializer = async () => {
+    const app = Fastify({ bodyLimit: 16 * 1024 * 1024 });
+    app.post('/', { schema: { response: { 200: RequestPagerAnswer } } }, async (request) => request.body);
+    await app.ready();
+    return {
+      serialize: async (answer: RequestPagerAnswer) =>
+        (await app.inject({ method: 'POST', url: '/', payload: answer })).body,
+      close: () => app.close(),
+    };
+  };
+
+  beforeAll(async () => {
+    // 1 000 SAVI requests with every kind of value a grid row carries: NULLs and values in each nullable
+    // column, both Yes and No, decimals, times in queue (delivered or not), the three kinds of reference and
+    // text that needs escaping in JSON.
+    await env.db.dataSource.query(
+      `INSERT INTO requests.requests
+         (request_type, request_sub_type, status, user_id, user_name, user_email, group_id, group_name, address,
+          lat, lng, priority, created_at, cant_locate, first_user_id, first_user_name, additional,
+          report_pdf_downloaded, report_invoice_number, report_disputed, reference, reference_string, rve_total,
+          preliminary_rve, property_type, number_of_buildings, unit_price, report_pdf_url, report_id,
+          date_finalised, delivered_at, version)
+       SELECT 'SAVI', CASE WHEN i % 2 = 0 THEN 'Replacement Value Estimate' END, 'QC check', u.id,
+              'Zoë "Z" O''Neil \\ ' || i, u.email, g.id, CASE WHEN i % 5 <> 0 THEN g.name END,
+              i || E' Kloof Street,\\tCape Town\\n', CASE WHEN i % 7 <> 0 THEN -33.9 - i / 1e4 END,
+              CASE WHEN i % 7 <> 0 THEN 18.4 + i / 3e4 END, i % 3 = 0,
+              timestamptz '2024-02-29 23:59:59.999999+00' - i * interval '1 hour 1.000123 second', false,
+              CASE WHEN i % 4 = 0 THEN u.id END, CASE WHEN i % 4 = 0 THEN 'Operator ✓ ' || i END,
+              CASE WHEN i % 6 = 0 THEN E'a comment with "quotes", a \\u0001 control and \\u2028 ' || i ELSE '' END,
+              i % 8 = 0, CASE WHEN i % 9 = 0 THEN 'INV-' || i END, i % 10 = 0,
+              CASE WHEN i % 3 = 1 THEN jsonb_build_object('POLICY_NUMBER', 'KM' || i, 'extra', ' x ') ELSE '{}' END,
+              CASE i % 3 WHEN 0 THEN 'KM' || i WHEN 2 THEN '{"POLICY_NUMBER":"P' || i || '"}' ELSE '' END,
+              CASE WHEN i % 2 = 0 THEN 1000000.05 + i END, CASE WHEN i % 3 = 0 THEN 0.1 * i END,
+              CASE WHEN i % 4 = 1 THEN 'RESIDENTIAL' END, CASE WHEN i % 5 <> 1 THEN 1 + i % 4 END,
+              CASE WHEN i % 6 <> 1 THEN 1234.57 + i END, CASE WHEN i % 11 = 0 THEN '/reports/' || i || '.pdf' END,
+              CASE WHEN i % 11 = 0 THEN 'rep-' || i END,
+              CASE WHEN i % 12 = 0 THEN timestamptz '2024-03-01 10:00:00.5+02' + i * interval '1 minute' END,
+              CASE WHEN i % 13 = 0 THEN timestamptz '2024-03-02 00:00:00+00' END, 1 + i % 3
+         FROM generate_series(1, 1000) AS i,
+              identity.users u LEFT JOIN identity.groups g ON g.id = u.group_id
+        WHERE u.email = $1`,
+      [CLAIMS],
+    );
+  });
+
+  afterAll(() => env.db.dataSource.query(`DELETE FROM requests.requests WHERE status = 'QC check'`));
+
+  it('is the response schema’s serialization, byte for byte, for a 1 000-row page', async () => {
+    const { serialize, close } = await schemaSerializer();
+    try {
+      for (const query of [
+        { status: 'QC check', limit: '1000' },
+        { status: 'QC check', limit: '1000', sort_object: JSON.stringify({ rve: 1 }) },
+        { limit: '20', page: '3' },
+      ] as Record<string, string>[]) {
+        const answer = await call(ADMIN, 'GET', `${REQUEST_ADMIN_API.pager}?${new URLSearchParams(query)}`);
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+        const page = answer.json<RequestPagerAnswer>();
+        if (query.limit === '1000') expect(page.docs).toHaveLength(1000);
+        expect(answer.body).toBe(await serialize(page));
+      }
+    } finally {
+      await close();
+    }
   });
 });

@@ -68,16 +68,23 @@ export async function queueReadRoutes(app: TypedFastify, ctx: RequestsContext): 
         response: { 200: RequestPagerAnswer, ...ERRORS },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const staff = isStaff(request.caller);
       const query = request.query;
-      return requestPage(ctx.ds, {
+      const page = await requestPage(ctx.ds, {
         filters: parseRequestFilters(query),
         ownerId: staff ? null : request.caller.id,
         sort: parseSort(query.sort_object, staff ? STAFF_DEFAULT_SORT : USER_DEFAULT_SORT),
         page: query.page ?? 1,
         limit: query.limit ?? 20,
       });
+      // Written by JSON.stringify, not by the response schema's serializer: toRequestRow builds each row with
+      // exactly the contract's fields, in its order (reads.test.ts compares the two texts, byte for byte).
+      // The schema's 19 nullable and Yes/No fields a row (anyOf) make fast-json-stringify run a validator per
+      // field to pick its branch, and its answer is a string of thousands of pieces that Content-Length then
+      // flattens: for a 1 000-row page (775 KB), 7.8 + 4.3 ms in a profile of the service, against 5.4 + 2.1
+      // ms for JSON.stringify's (a loaded machine; the service's CPU per such page fell by a quarter).
+      return reply.type('application/json; charset=utf-8').serializer(JSON.stringify).send(page);
     },
   );
 
