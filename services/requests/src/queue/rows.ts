@@ -1,4 +1,4 @@
-import { referenceFields, referencesText, type RequestRow } from '@portal/contracts';
+import { referenceFields, referencesText, type ReferenceField, type RequestRow } from '@portal/contracts';
 import { hoursInQueue, reportFee } from '@portal/domain';
 import { yesNoText } from './yesNo';
 
@@ -20,7 +20,7 @@ export const REQUEST_ROW_COLUMNS = `r.id, r.request_type, r.request_sub_type, r.
   r.unit_price::float8 AS unit_price, r.report_pdf_url, r.report_id, r.date_finalised, r.delivered_at, r.version,
   r.reference,
   (SELECT CASE WHEN r.claims_user THEN g.claims_references ELSE g."references" END
-     FROM identity.groups g WHERE g.id = r.group_id) AS reference_list`;
+     FROM identity.groups g WHERE g.id = r.group_id)::text AS reference_list`;
 
 /** A row as the driver answers REQUEST_ROW_COLUMNS. */
 export interface RequestDbRow {
@@ -59,7 +59,8 @@ export interface RequestDbRow {
   version: number;
   /** The client's references (key → value) and the group's list that labels them (claims' for a claims user). */
   reference: Record<string, unknown> | null;
-  reference_list: unknown[] | null;
+  /** The list as its JSON text: rows of one group share it, read once (referenceFieldsOf). */
+  reference_list: string | null;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -71,7 +72,25 @@ function hasKeys(value: object): boolean {
 }
 
 /** A request whose group is gone (or has no list): no labels. */
-const NO_FIELDS: ReturnType<typeof referenceFields> = [];
+const NO_FIELDS: readonly ReferenceField[] = [];
+/** The fields of the lists seen lately, by their text: a page of 1 000 rows holds a few groups' lists. */
+const fieldsOfList = new Map<string, readonly ReferenceField[]>();
+const FIELD_LISTS_KEPT = 500;
+
+/**
+ * A group's reference fields, read from its list's JSON text once rather than per row (a parse, then
+ * referenceFields' objects and sort, for each of a page's rows). A changed list is other text: read anew.
+ */
+function referenceFieldsOf(list: string | null): readonly ReferenceField[] {
+  if (list === null) return NO_FIELDS;
+  let fields = fieldsOfList.get(list);
+  if (fields === undefined) {
+    if (fieldsOfList.size >= FIELD_LISTS_KEPT) fieldsOfList.clear();
+    fields = referenceFields(JSON.parse(list) as unknown[] | null);
+    fieldsOfList.set(list, fields);
+  }
+  return fields;
+}
 
 /** The grid row of a request (contract RequestRow). */
 export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
@@ -102,7 +121,7 @@ export function toRequestRow(row: RequestDbRow, now = new Date()): RequestRow {
     // "Label: value" (issue 22): the stored JSON read with the group's labels.
     clientReference: referencesText(
       row.reference && hasKeys(row.reference) ? row.reference : row.reference_string,
-      row.reference_list === null ? NO_FIELDS : referenceFields(row.reference_list),
+      referenceFieldsOf(row.reference_list),
     ),
     reportFee: reportFee(row.number_of_buildings, row.unit_price),
     rve: row.rve_total,

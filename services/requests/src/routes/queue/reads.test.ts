@@ -244,4 +244,31 @@ describe('the pager’s answer, written without the response schema’s serializ
       await close();
     }
   });
+
+  it('labels each row’s references with its group’s list, read again once the list changes', async () => {
+    const page = async () =>
+      (await pager(ADMIN, { status: 'QC check', limit: '1000' })).docs.map((row) => [
+        Number(row.user.split(' ').pop()),
+        row.clientReference,
+      ]);
+    const expected = (label: string) =>
+      Array.from({ length: 1000 }, (_, index) => {
+        const i = index + 1;
+        return [i, [`KM${i}`, `${label}: KM${i}, extra: x`, `${label}: P${i}`][i % 3]];
+      });
+    const byNumber = (rows: (string | number)[][]) => [...rows].sort((a, b) => Number(a[0]) - Number(b[0]));
+    expect(byNumber(await page())).toEqual(expected('Policy Number'));
+    const claims = await userByEmail(CLAIMS);
+    const relabel = (from: string, to: string) =>
+      env.db.dataSource.query(
+        `UPDATE identity.groups SET "references" = replace("references"::text, $2, $3)::jsonb WHERE id = $1`,
+        [claims.groupId, from, to],
+      );
+    await relabel('"Policy Number"', '"Policy No."');
+    try {
+      expect(byNumber(await page())).toEqual(expected('Policy No.'));
+    } finally {
+      await relabel('"Policy No."', '"Policy Number"');
+    }
+  });
 });
