@@ -203,3 +203,69 @@ export function multiLineStringEwkb(lines: readonly ArrayLike<number>[]): Ewkb {
   multiLineStringBody(lines);
   return keep();
 }
+
+/**
+ * A polygon of one ring of four corners (a rectangle turned into degrees), as polygonEwkb([[x0, y0, ... y3]])
+ * writes it, without the arrays: rectangles are most of the generator's geometries (erven, buildings).
+ */
+export function quadPolygonEwkb(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x3: number,
+  y3: number,
+): Ewkb {
+  begin();
+  header(POLYGON, true);
+  quadRing(x0, y0, x1, y1, x2, y2, x3, y3);
+  return keep();
+}
+
+/** The same as a multipolygon of one polygon (multiPolygonEwkb([[[x0, y0, ... y3]]])). */
+export function quadMultiPolygonEwkb(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x3: number,
+  y3: number,
+): Ewkb {
+  begin();
+  header(MULTIPOLYGON, true);
+  uint32(1);
+  header(POLYGON, false);
+  quadRing(x0, y0, x1, y1, x2, y2, x3, y3);
+  return keep();
+}
+
+/** One ring (the ring count first) of four corners, closed. */
+function quadRing(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x3: number,
+  y3: number,
+): void {
+  ensure(8 + 5 * 16);
+  view.setUint32(offset, 1, true);
+  view.setUint32(offset + 4, 5, true);
+  view.setFloat64(offset + 8, x0, true);
+  view.setFloat64(offset + 16, y0, true);
+  view.setFloat64(offset + 24, x1, true);
+  view.setFloat64(offset + 32, y1, true);
+  view.setFloat64(offset + 40, x2, true);
+  view.setFloat64(offset + 48, y2, true);
+  view.setFloat64(offset + 56, x3, true);
+  view.setFloat64(offset + 64, y3, true);
+  view.setFloat64(offset + 72, x0, true);
+  view.setFloat64(offset + 80, y0, true);
+  offset += 88;
+}

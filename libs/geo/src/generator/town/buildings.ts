@@ -5,7 +5,6 @@
  * outbuildings, pools, demolitions) is planned in life.ts; the rows carry its dates.
  */
 import { type Batch, GENERATOR_SOURCE } from '../batch';
-import { polygonEwkb } from '../ewkb';
 import { type PoiCategory, type SuburbStyle } from '../names';
 import { type Random } from '../random';
 import { planHouseLife, type Spot } from './life';
@@ -38,11 +37,11 @@ export function buildingWriter(
       levels,
       Math.round(height * 10) / 10,
       roof,
-      polygonEwkb([frame.rect(...rect)]),
+      frame.rectPolygon(rect[0], rect[1], rect[2], rect[3]),
       life.builtOn ?? null,
       life.demolishedOn ?? null,
       life.extendedOn ?? null,
-      life.before ? polygonEwkb([frame.rect(...life.before)]) : null,
+      life.before ? frame.rectPolygon(life.before[0], life.before[1], life.before[2], life.before[3]) : null,
       GENERATOR_SOURCE,
       `building:${key}:${n}`,
     ]);

@@ -2,7 +2,7 @@
  * A suburb's geometry: its frame (metres along u, its long streets, and v, across; turned and moved into
  * the town's frame, then into degrees), its street lines and its erven, and rectangles inside an erf.
  */
-import { type Ewkb, pointEwkb } from '../ewkb';
+import { type Ewkb, pointEwkb, quadMultiPolygonEwkb, quadPolygonEwkb } from '../ewkb';
 import { type PoiCategory } from '../names';
 import { type LocalFrame, toLat, toLon } from '../world';
 
@@ -77,6 +77,34 @@ export class SuburbFrame {
 
   point(u: number, v: number): Ewkb {
     return pointEwkb(this.lon(u, v), this.lat(u, v));
+  }
+
+  /** A rectangle as a polygon: its corners as rect() lists them. */
+  rectPolygon(u0: number, v0: number, u1: number, v1: number): Ewkb {
+    return quadPolygonEwkb(
+      this.lon(u0, v0),
+      this.lat(u0, v0),
+      this.lon(u1, v0),
+      this.lat(u1, v0),
+      this.lon(u1, v1),
+      this.lat(u1, v1),
+      this.lon(u0, v1),
+      this.lat(u0, v1),
+    );
+  }
+
+  /** A rectangle as a multipolygon of one polygon. */
+  rectMultiPolygon(u0: number, v0: number, u1: number, v1: number): Ewkb {
+    return quadMultiPolygonEwkb(
+      this.lon(u0, v0),
+      this.lat(u0, v0),
+      this.lon(u1, v0),
+      this.lat(u1, v0),
+      this.lon(u1, v1),
+      this.lat(u1, v1),
+      this.lon(u0, v1),
+      this.lat(u0, v1),
+    );
   }
 
   /** A rectangle's four corners, counter-clockwise, as [lon, lat, ...]. */

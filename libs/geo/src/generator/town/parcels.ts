@@ -5,7 +5,6 @@
  */
 import { GENERATOR_SOURCE } from '../batch';
 import { DATA_QUALITY, PARCEL_TYPE } from '../codes';
-import { multiPolygonEwkb } from '../ewkb';
 import { type PoiCategory, type SuburbStyle } from '../names';
 import { type Random } from '../random';
 import { pad, type SuburbRows } from './context';
@@ -167,7 +166,7 @@ export function writeErfParcel(
     suburbRef,
     site.name,
     name,
-    multiPolygonEwkb([[frame.rect(erf.u0, erf.v0, erf.u1, erf.v1)]]),
+    frame.rectMultiPolygon(erf.u0, erf.v0, erf.u1, erf.v1),
     GENERATOR_SOURCE,
     `erf:${site.id}:${erfNumber}`,
   ]);
