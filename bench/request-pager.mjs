@@ -15,8 +15,11 @@
 // Usage: node bench/request-pager.mjs [--samples 20] [--requests 1000000] [--export-rows 100000]
 //        [--skip-export] [--force] [--skip-baseline] [--baseline-samples 3] [--baseline-subset] [--explain]
 //        [--sorts 'timeInQueue desc;created asc'] [--filters 'none;status QC check'] (only those)
+//        [--out request-pager-1000-rows] (bench/results/<out>.json: a part measured again keeps the full
+//        grid's file, results/request-pager[-5m].json, as it is)
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -244,6 +247,8 @@ export async function measureRequestPager({
               total,
               p50: round(percentile(times, 50)),
               p95: round(percentile(times, 95)),
+              // The machine is shared: the 1-minute load average when the samples were taken, beside them.
+              load: round(loadavg()[0]),
             };
             // The plain approach for the same combination, right after it (issue 23, side by side).
             if (pg && (!baselineSubset || (limit === 20 && BASELINE_SUBSET_SORTS.includes(sortLabel)))) {
@@ -255,7 +260,7 @@ export async function measureRequestPager({
             }
             combinations.push(row);
             log(
-              `${row.filter} | ${row.sort} | ${limit} | ${where}: p50 ${row.p50} ms, p95 ${row.p95} ms` +
+              `${row.filter} | ${row.sort} | ${limit} | ${where}: p50 ${row.p50} ms, p95 ${row.p95} ms, load ${row.load}` +
                 (row.baseline
                   ? `; OFFSET/LIMIT + count(*) p50 ${row.baseline.p50} ms, p95 ${row.baseline.p95} ms (× ${row.ratioP95})`
                   : ''),
@@ -449,7 +454,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const scale =
     result.requests === 1_000_000 ? '' : `-${requestsBenchDatabase(result.requests).split('_').pop()}`;
   writeFileSync(
-    join(ROOT, `bench/results/request-pager${scale}.json`),
+    join(ROOT, `bench/results/${option('out', `request-pager${scale}`)}.json`),
     JSON.stringify(result, null, 2) + '\n',
   );
   const { rows, ...summary } = result;
