@@ -384,12 +384,14 @@ export function copyBatch(
     ['farms', [{ rows: batch.farms, firstId: farms, refs: [[REF.farmParcel, parcels]] }]],
     ['coverage', [{ rows: batch.coverage, firstId: coverage, refs: [] }]],
   ];
+  // Every table's data is written now (the writers' scratch bytes are the next batch's); the COPYs are sent
+  // one after the other while the caller lays out the next batch.
   const copies = tables
     .filter(([, parts]) => parts.some((part) => part.rows.length > 0))
     .map(([key, parts]) => {
       const types = formats[key];
       const data = types ? copyBinary(parts, types) : copyText(parts);
-      return copyFromText(client, copySql(key, types !== undefined), data);
+      return { sql: copySql(key, types !== undefined), data };
     });
 
   counts.suburbs += batch.suburbs.length;
@@ -401,7 +403,19 @@ export function copyBatch(
   counts.buildings += batch.buildings.length;
   counts.farms += batch.farms.length;
   counts.imageryCoverage += batch.coverage.length;
-  return Promise.all(copies);
+  return sendInTurn(client, copies);
+}
+
+/**
+ * The COPYs of a batch on its one connection, each once the one before has finished: pg queues a query
+ * sent while another runs only with a deprecation warning (pg 9 drops that queue), and the server runs
+ * them one at a time either way.
+ */
+async function sendInTurn(
+  client: CopyCapableClient,
+  copies: readonly { sql: string; data: string | Buffer }[],
+): Promise<void> {
+  for (const { sql, data } of copies) await copyFromText(client, sql, data);
 }
 
 /** The scratch bytes every batch's COPY data is written into (copied out per table). */
