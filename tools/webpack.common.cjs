@@ -209,107 +209,6 @@ class OwnModulesPlugin {
 }
 
 /**
- * The chunks the host loads a shared module from when a page asks for it, by share key: those of the
- * provide module's block (what the share scope's `get` loads), not those of a consume's fallback, which
- * leave out whatever the consuming chunk already has.
- */
-function providerChunks(compilation) {
-  const { chunkGraph } = compilation;
-  const byKey = new Map();
-  for (const module of compilation.modules) {
-    if (module.type !== 'provide-module') continue;
-    const chunks = module.blocks.flatMap((block) => chunkGraph.getBlockChunkGroup(block)?.chunks ?? []);
-    byKey.set(module._name, [...(byKey.get(module._name) ?? []), ...chunks]);
-  }
-  return byKey;
-}
-
-/**
- * The chunks every page loads before the app starts: those of the entry's `import(request)` and, for each
- * shared module they consume, the chunks the host provides it from, following their consumes in turn (a
- * page's own code, behind another dynamic import, is not followed).
- */
-function startChunks(compilation, request) {
-  const { chunkGraph } = compilation;
-  const start = [...compilation.chunkGroups].find((group) =>
-    group.origins.some((origin) => origin.request === request),
-  );
-  if (!start) throw new Error(`No chunk group for import('${request}') in ${compilation.name}.`);
-  const providers = providerChunks(compilation);
-  const chunks = new Set();
-  const pending = [...start.chunks];
-  while (pending.length) {
-    const chunk = pending.pop();
-    if (chunks.has(chunk)) continue;
-    chunks.add(chunk);
-    for (const module of chunkGraph.getChunkModulesIterable(chunk)) {
-      if (module.type === 'consume-shared-module')
-        pending.push(...(providers.get(module.options.shareKey) ?? []));
-    }
-  }
-  return [...chunks].filter((chunk) => !chunk.hasRuntime());
-}
-
-/**
- * Puts into the host's index.html a `<link rel="preload">` for every script a page needs before the app can
- * start, so the browser fetches them while it runs main.js instead of after it: the chunks of the entry's
- * `import('./bootstrap')` and, for each shared module those chunks consume, the chunk the host provides it
- * from (`framework`: React, MUI, the router, the store; web-kit, TypeBox, the realtime client), following
- * the consumes of those chunks in turn. Without it the federation runtime asks for them only once main.js
- * has run (~160 ms on a quiet 2-core machine) and the 180 KB framework arrived ~0.5 s into a cold load;
- * with it, in ~0.1 s (bench/README.md "Preloading what every page needs"). The chunks of pages (the lazy
- * routes, a remote's screens) are not followed: a page's own code is not every page's.
- *
- * On a remote's screen the shell also needs `mui-remotes` (hostChunkGroups): its address goes into a
- * `<meta name="portal-remote-preload">`, which the shell turns into a preload once it knows the page is a
- * remote's (shell/src/remotes/federation.ts, startRemoteFor) — the login page does not fetch it.
- */
-class StartChunksPreloadPlugin {
-  constructor({ entryRequest = './bootstrap', remoteChunks = ['mui-remotes'] } = {}) {
-    this.entryRequest = entryRequest;
-    this.remoteChunks = remoteChunks;
-  }
-
-  apply(compiler) {
-    const HtmlWebpackPlugin = require('html-webpack-plugin');
-    compiler.hooks.thisCompilation.tap('StartChunksPreloadPlugin', (compilation) => {
-      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('StartChunksPreloadPlugin', (data) => {
-        const publicPath = data.publicPath ?? '/';
-        const scriptFile = (chunk) => [...chunk.files].find((file) => file.endsWith('.js'));
-        // The largest first: with HTTP/1.1's six connections, the order is the order they arrive in.
-        const size = (chunk) => compilation.chunkGraph.getChunkSize(chunk);
-        const preloads = startChunks(compilation, this.entryRequest)
-          .sort((a, b) => size(b) - size(a))
-          .map(scriptFile)
-          .filter(Boolean)
-          .map((file) =>
-            HtmlWebpackPlugin.createHtmlTagObject('link', {
-              rel: 'preload',
-              as: 'script',
-              href: publicPath + file,
-            }),
-          );
-        const remoteFiles = this.remoteChunks
-          .map((name) => compilation.namedChunks.get(name))
-          .filter(Boolean)
-          .map((chunk) => publicPath + scriptFile(chunk));
-        const meta = remoteFiles.length
-          ? [
-              HtmlWebpackPlugin.createHtmlTagObject('meta', {
-                name: 'portal-remote-preload',
-                content: remoteFiles.join(' '),
-              }),
-            ]
-          : [];
-        // After main.js's own tag, so that it is asked for first.
-        data.headTags = [...meta, ...data.headTags, ...preloads];
-        return data;
-      });
-    });
-  }
-}
-
-/**
  * An entry module of the host that makes it provide `requests` (shared modules the remotes import) without
  * loading them: webpack's federation provides a shared module only when the build itself imports it, so
  * the module names each one in a weak import — enough for webpack to build the module and provide it to
@@ -415,7 +314,7 @@ function createWebConfig(
     plugins: [
       ...(define ? [new DefinePlugin(define)] : []),
       ...(publicDir ? [new CopyFolderPlugin(path.resolve(projectDir, publicDir))] : []),
-      ...(host ? [new OwnModulesPlugin(ownModules), new StartChunksPreloadPlugin()] : []),
+      ...(host ? [new OwnModulesPlugin(ownModules)] : []),
       ...plugins,
       ...precompressionPlugins(mode),
     ],

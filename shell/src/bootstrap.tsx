@@ -14,26 +14,12 @@ import { loadFederatedRoutes } from './remotes/federation';
 import { RemoteRoutes } from './remotes/remoteRoutes';
 
 /**
- * How long the first render waits for a remote's page to have asked for its code. That render (the header,
- * the layout) is a long task; drawn first, it held back the remote's routes module, whose page then asked
- * for its chunks ~0.2 s later. Drawn after, it runs while those chunks come in. The header's frame is in
- * index.html meanwhile; a remote that is slow or down does not hold the header back longer than this.
- */
-export const PAGE_CODE_WAIT_MS = 800;
-
-/**
  * Starts the portal once the remotes list is in (the entry script has registered them with the federation
- * runtime), with the users/me call the entry script started, and once the page's code has been asked for
- * (`pageCodeAsked`, startRemoteFor) or PAGE_CODE_WAIT_MS have passed.
+ * runtime), with the users/me call the entry script started.
  */
-export async function start(
-  remotesList: Promise<RemoteEntry[]>,
-  session: Promise<Response>,
-  pageCodeAsked: Promise<void> = Promise.resolve(),
-): Promise<void> {
+export async function start(remotesList: Promise<RemoteEntry[]>, session: Promise<Response>): Promise<void> {
   adoptEarlySession(session);
   const remotes = await remotesList;
-  await Promise.race([pageCodeAsked, new Promise((resume) => setTimeout(resume, PAGE_CODE_WAIT_MS))]);
 
   const store = createPortalStore();
   const router = createPortalRouter(new RemoteRoutes(remotes, loadFederatedRoutes));

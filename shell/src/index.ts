@@ -9,13 +9,10 @@ session.catch(() => undefined); // a failure is read (and the call made again) b
 // - the remotes list, then the remote that serves this page and its page's code (startRemoteFor).
 const remotes = loadRemotesManifest().then((list) => {
   registerPortalRemotes(list);
+  startRemoteFor(list, window.location.pathname);
   return list;
 });
-const pageCodeAsked = remotes.then(
-  (list) => startRemoteFor(list, window.location.pathname),
-  () => undefined, // nothing to wait for: start() meets the same failure and reports it
-);
 
 // The app starts behind a dynamic import so that Module Federation can settle the shared singletons
 // (react, react-dom, the router, the store, MUI) before any of them runs.
-void import('./bootstrap').then(({ start }) => start(remotes, session, pageCodeAsked));
+void import('./bootstrap').then(({ start }) => start(remotes, session));

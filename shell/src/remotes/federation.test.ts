@@ -1,5 +1,5 @@
 import type { RouteObject } from '@portal/web-kit';
-import { preloadRemotesShared, retryPlugin, startLazyRoutes } from './federation';
+import { retryPlugin, startLazyRoutes } from './federation';
 
 describe('retry plugin (manifests)', () => {
   const fetchManifest = (plugin: ReturnType<typeof retryPlugin>) =>
@@ -55,36 +55,5 @@ describe('startLazyRoutes (the page of a remote route asked for before the route
     expect(guard.lazy).toHaveBeenCalledTimes(1);
     expect(mine.lazy).not.toHaveBeenCalled();
     expect(other.lazy).not.toHaveBeenCalled();
-  });
-});
-
-describe('preloadRemotesShared (the shell scripts every remote screen needs, named by the build)', () => {
-  afterEach(() => {
-    document.head.innerHTML = '';
-  });
-
-  const preloads = () =>
-    [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')].map((link) => [
-      link.getAttribute('href'),
-      link.getAttribute('as'),
-    ]);
-
-  it('adds a script preload for each address of the meta tag, once', () => {
-    document.head.innerHTML =
-      '<meta name="portal-remote-preload" content="/mui-remotes.1.js /other.2.js">' +
-      '<link rel="preload" as="script" href="/other.2.js">';
-
-    preloadRemotesShared();
-    preloadRemotesShared();
-
-    expect(preloads()).toEqual([
-      ['/other.2.js', 'script'],
-      ['/mui-remotes.1.js', 'script'],
-    ]);
-  });
-
-  it('adds nothing when the page has no such meta tag (a development build)', () => {
-    preloadRemotesShared();
-    expect(preloads()).toEqual([]);
   });
 });

@@ -104,39 +104,16 @@ const startedEarly = new Map<string, Promise<RouteObject[]>>();
  * waiting for the shell's own code and router to ask for it: the shell's chunks, the remote's entry and
  * the page's chunks then come in together rather than one after the other. The router's first load of
  * that remote takes this one (loadFederatedRoutes); a failure is left to it (it reports and retries).
- * Resolves once the page's code has been asked for (at once when no remote serves the path, and also
- * when the remote's routes could not be loaded); it never rejects.
  */
-export function startRemoteFor(remotes: readonly RemoteEntry[], pathname: string): Promise<void> {
+export function startRemoteFor(remotes: readonly RemoteEntry[], pathname: string): void {
   const remote = remoteForPath(remotes, pathname);
-  if (!remote || startedEarly.has(remote.name)) return Promise.resolve();
-  preloadRemotesShared();
+  if (!remote || startedEarly.has(remote.name)) return;
   const routes = fetchRoutes(remote);
   startedEarly.set(remote.name, routes);
-  return routes.then(
+  routes.then(
     (loaded) => startLazyRoutes(loaded, pathname),
     () => undefined,
   );
-}
-
-/**
- * Asks at once for the shell's scripts that every remote's screen needs (the MUI components only remotes
- * use), which the build names in `<meta name="portal-remote-preload">` (tools/webpack.common.cjs,
- * StartChunksPreloadPlugin): otherwise they are asked for only once the remote's routes module has loaded.
- */
-export function preloadRemotesShared(doc: Document = document): void {
-  const meta = doc.querySelector<HTMLMetaElement>('meta[name="portal-remote-preload"]');
-  for (const href of meta?.content.split(' ').filter(Boolean) ?? []) {
-    const known = [...doc.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')].some(
-      (link) => link.getAttribute('href') === href,
-    );
-    if (known) continue;
-    const link = doc.createElement('link');
-    link.rel = 'preload';
-    link.setAttribute('as', 'script');
-    link.href = href;
-    doc.head.appendChild(link);
-  }
 }
 
 /**
