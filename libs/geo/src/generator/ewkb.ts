@@ -206,9 +206,11 @@ export function multiLineStringEwkb(lines: readonly ArrayLike<number>[]): Ewkb {
 
 /**
  * A polygon of one ring of four corners (a rectangle turned into degrees), as polygonEwkb([[x0, y0, ... y3]])
- * writes it, without the arrays: rectangles are most of the generator's geometries (erven, buildings).
+ * writes it — or, `multi`, a multipolygon of that one polygon (multiPolygonEwkb([[[x0, ... y3]]])) —
+ * without the arrays: rectangles are most of the generator's geometries (erven, buildings).
  */
-export function quadPolygonEwkb(
+export function quadEwkb(
+  multi: boolean,
   x0: number,
   y0: number,
   x1: number,
@@ -219,26 +221,11 @@ export function quadPolygonEwkb(
   y3: number,
 ): Ewkb {
   begin();
-  header(POLYGON, true);
-  quadRing(x0, y0, x1, y1, x2, y2, x3, y3);
-  return keep();
-}
-
-/** The same as a multipolygon of one polygon (multiPolygonEwkb([[[x0, y0, ... y3]]])). */
-export function quadMultiPolygonEwkb(
-  x0: number,
-  y0: number,
-  x1: number,
-  y1: number,
-  x2: number,
-  y2: number,
-  x3: number,
-  y3: number,
-): Ewkb {
-  begin();
-  header(MULTIPOLYGON, true);
-  uint32(1);
-  header(POLYGON, false);
+  if (multi) {
+    header(MULTIPOLYGON, true);
+    uint32(1);
+  }
+  header(POLYGON, !multi);
   quadRing(x0, y0, x1, y1, x2, y2, x3, y3);
   return keep();
 }

@@ -2,7 +2,7 @@
  * A suburb's geometry: its frame (metres along u, its long streets, and v, across; turned and moved into
  * the town's frame, then into degrees), its street lines and its erven, and rectangles inside an erf.
  */
-import { type Ewkb, pointEwkb, quadMultiPolygonEwkb, quadPolygonEwkb } from '../ewkb';
+import { type Ewkb, pointEwkb, quadEwkb } from '../ewkb';
 import { type PoiCategory } from '../names';
 import { type LocalFrame, toLat, toLon } from '../world';
 
@@ -81,21 +81,17 @@ export class SuburbFrame {
 
   /** A rectangle as a polygon: its corners as rect() lists them. */
   rectPolygon(u0: number, v0: number, u1: number, v1: number): Ewkb {
-    return quadPolygonEwkb(
-      this.lon(u0, v0),
-      this.lat(u0, v0),
-      this.lon(u1, v0),
-      this.lat(u1, v0),
-      this.lon(u1, v1),
-      this.lat(u1, v1),
-      this.lon(u0, v1),
-      this.lat(u0, v1),
-    );
+    return this.quad(false, u0, v0, u1, v1);
   }
 
   /** A rectangle as a multipolygon of one polygon. */
   rectMultiPolygon(u0: number, v0: number, u1: number, v1: number): Ewkb {
-    return quadMultiPolygonEwkb(
+    return this.quad(true, u0, v0, u1, v1);
+  }
+
+  private quad(multi: boolean, u0: number, v0: number, u1: number, v1: number): Ewkb {
+    return quadEwkb(
+      multi,
       this.lon(u0, v0),
       this.lat(u0, v0),
       this.lon(u1, v0),
