@@ -493,6 +493,8 @@ export async function measureScreens({ baseUrl, runs = 5, only, waterfall = fals
         scriptsDoneBeforeSession: median(samples.map((s) => s.sessionAfterScripts)),
         fcpMs: { p50: round(percentile(fcp, 50)), p95: round(percentile(fcp, 95)) },
         lcpMs: { p50: round(percentile(lcp, 50)), p95: round(percentile(lcp, 95)) },
+        // Every load's largest paint in order: for comparing two builds load by load (A/B runs).
+        lcpLoadsMs: lcp.map(round),
         // The element of each load's largest paint, with how many loads it was.
         lcpElements: [
           ...samples
