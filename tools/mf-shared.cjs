@@ -81,6 +81,25 @@ const shared = {
   'hoist-non-react-statics': singleton(installedVersion('hoist-non-react-statics')),
 };
 
+/**
+ * The files of @portal/contracts and @portal/domain that the shell and a remote both bundle, shared by file
+ * (keyed by absolute path, which federation matches against each module's resolved file, however it was
+ * imported): the shell's copy is the one loaded (tools/mf-library-files.cjs says which files and why).
+ * Their share key names the library and the file, the same in every build.
+ */
+function sharedLibraryFiles() {
+  const { libraryFilesSharedWithShell, LIBRARIES } = require('./mf-library-files.cjs');
+  return Object.fromEntries(
+    libraryFilesSharedWithShell().map((file) => {
+      const [library, folder] = Object.entries(LIBRARIES).find(([, src]) => file.startsWith(src + path.sep));
+      const version = require(path.join(folder, '..', 'package.json')).version;
+      const shareKey = `${library}/${path.relative(folder, file).split(path.sep).join('/')}`;
+      return [file, { singleton: true, eager: false, version, requiredVersion: false, shareKey }];
+    }),
+  );
+}
+Object.assign(shared, sharedLibraryFiles());
+
 /** Whether `request` is one of the `shared` keys: the key itself, or under a key ending in `/`. */
 function isSharedRequest(request) {
   return Object.keys(shared).some((key) => (key.endsWith('/') ? request.startsWith(key) : request === key));

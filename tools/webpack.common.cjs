@@ -128,7 +128,7 @@ function listFiles(folder) {
 }
 
 /**
- * The host's shared libraries in four chunks instead of one per module. Module Federation gives every
+ * The host's shared libraries in five chunks instead of one per module. Module Federation gives every
  * shared module (each `@mui/material/X`, each `ol/X`) a chunk of its own; the shell provides them to the
  * whole portal, so a cold page fetched ~35 of them before its first paint (and ~50 more for a map), six at a
  * time. Grouped, a page fetches `framework` (React, MUI, emotion, Redux, the router: what the shell's own
@@ -158,7 +158,18 @@ function hostChunkGroups(state) {
     enforce: true,
     priority,
   });
+  // The contracts and domain files shared by file (tools/mf-library-files.cjs): all of them load wherever
+  // their barrel is used (a shared module's exports are not known at build time), so one chunk, not ~13.
+  const { libraryFilesSharedWithShell } = require('./mf-library-files.cjs');
+  const libraryFiles = new Set(libraryFilesSharedWithShell());
   return {
+    portalLibraries: {
+      test: (module) => libraryFiles.has(module.nameForCondition?.()),
+      name: 'portal-libraries',
+      chunks: 'async',
+      enforce: true,
+      priority: 25,
+    },
     framework: group(
       'framework',
       /[\\/]node_modules[\\/](react|react-dom|scheduler|react-is|@emotion|stylis|hoist-non-react-statics|@mui|@popperjs|react-transition-group|clsx|prop-types|@babel[\\/]runtime|@reduxjs|redux|redux-thunk|react-redux|immer|reselect|use-sync-external-store|react-router|cookie|set-cookie-parser)[\\/]/,
