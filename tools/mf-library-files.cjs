@@ -23,14 +23,15 @@ const LIBRARIES = {
   '@portal/contracts': path.join(workspaceRoot, 'libs/contracts/src'),
   '@portal/domain': path.join(workspaceRoot, 'libs/domain/src'),
 };
-const SOURCE_FILE = /\.(ts|tsx)$/;
-const TEST_FILE = /\.(test|spec)\.tsx?$|[\\/](testing|__tests__|__mocks__)[\\/]|[\\/]testing\.ts$/;
+const SOURCE_FILE = /\.(ts|tsx|js|jsx|mjs)$/;
+const TEST_FILE = /\.(test|spec)\.[jt]sx?$|[\\/](testing|__tests__|__mocks__)[\\/]|[\\/]testing\.ts$/;
 
-function sourceFiles(folder) {
+/** The web sources under `folder` (this file and tools/mf-shared.cjs read imports from them), tests left out. */
+function webSourceFiles(folder) {
   if (!fs.existsSync(folder)) return [];
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : webSourceFiles(full);
     return SOURCE_FILE.test(entry.name) && !TEST_FILE.test(full) ? [full] : [];
   });
 }
@@ -105,7 +106,7 @@ function reachedLibraryFiles(folders, index) {
     for (const [library, names] of Object.entries(index))
       for (const name of valueNames(text, library)) add(names.get(name));
   };
-  for (const file of folders.flatMap(sourceFiles)) fromBarrels(fs.readFileSync(file, 'utf8'));
+  for (const file of folders.flatMap(webSourceFiles)) fromBarrels(fs.readFileSync(file, 'utf8'));
   while (pending.length) {
     const file = pending.pop();
     const text = fs.readFileSync(file, 'utf8');
@@ -143,6 +144,7 @@ module.exports = {
   barrelIndex,
   reachedLibraryFiles,
   valueNames,
+  webSourceFiles,
   LIBRARIES,
   workspaceRoot,
 };

@@ -105,19 +105,9 @@ function isSharedRequest(request) {
   return Object.keys(shared).some((key) => (key.endsWith('/') ? request.startsWith(key) : request === key));
 }
 
+const { webSourceFiles: sourceFiles } = require('./mf-library-files.cjs');
+
 const IMPORT_PATTERN = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"\n]+)['"]/g;
-const SOURCE_FILE = /\.(ts|tsx|js|jsx|mjs)$/;
-const TEST_FILE = /\.(test|spec)\.[jt]sx?$|[\\/](testing|__tests__|__mocks__)[\\/]/;
-
-function sourceFiles(folder) {
-  if (!fs.existsSync(folder)) return [];
-  return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full);
-    return SOURCE_FILE.test(entry.name) && !TEST_FILE.test(full) ? [full] : [];
-  });
-}
-
 /**
  * Every shared module (a request matching a `shared` key: `@mui/material/Select`, `ol/interaction/Draw`,
  * `@portal/web-kit/grid`, ...) that the web code of the workspace imports: the shell's and every remote's
