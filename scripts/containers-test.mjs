@@ -17,7 +17,8 @@
 // the cgroupfs manager, no default ulimits (a containers.conf written below and passed in
 // CONTAINERS_CONF) and the host's network. The Node base image is built locally: a Debian bookworm
 // minbase from Debian's archive (debootstrap) plus this machine's Node (`which node`) and npm, imported
-// as localhost/portal-node:20 and passed to every Dockerfile as NODE_IMAGE.
+// as localhost/portal-node:20 and passed to every Dockerfile as NODE_IMAGE. (Those podman steps are
+// scripts/lib/podman.mjs, shared with scripts/compose-podman.mjs.)
 //
 // Then Prometheus (Debian's package, on the host) scrapes every process and loads the alert rules of
 // docker/monitoring (scripts/monitoring.mjs).
@@ -26,27 +27,31 @@
 // (+20000: the gateway on 28080). State: a throwaway database `portal_containers_test` on the local
 // PostgreSQL (DATABASE_URL's server) and Redis database 11 of the local Redis (REDIS_URL's server).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { generateManifests, toYaml } from './k8s-manifests.mjs';
 import { alertRuleGroups, dashboardProblems, prometheusConfig, scrapeTargets } from './monitoring.mjs';
+import {
+  CACHE,
+  containersConf,
+  Failed,
+  buildBaseImage,
+  buildImage,
+  dockerfileNames,
+  fail,
+  imageExists,
+  podman,
+  podmanStreamed,
+  root,
+  runc,
+  snapshotContext,
+  which,
+} from './lib/podman.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const KEEP = args.has('--keep');
 const SKIP_BUILD = args.has('--skip-build');
-const CACHE = process.env.PORTAL_CONTAINERS_CACHE || '/var/tmp/portal-containers';
-const BASE_IMAGE = 'localhost/portal-node:20';
 const PORT_SHIFT = 20000;
 const GATEWAY_PORT = 8080 + PORT_SHIFT;
 const PORTAL = `http://127.0.0.1:${GATEWAY_PORT}`;
@@ -55,171 +60,11 @@ const REDIS_DB = 11;
 const ROLLED_REMOTE = { image: 'mf-iris', name: 'iris', source: 'mf-iris/src/routes.tsx' };
 
 const step = (text) => console.log(`\n== ${text}`);
-class Failed extends Error {}
-const fail = (text) => {
-  throw new Failed(text);
-};
-
-function which(command) {
-  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
-  return found.status === 0 ? found.stdout.trim() : undefined;
-}
-
 if (!which('podman')) {
   console.log(
     'containers test skipped: podman is not installed (apt-get install -y podman runc debootstrap).',
   );
   process.exit(0);
-}
-const runc = which('runc') || '/usr/bin/runc';
-
-// containers.conf for this kind of machine; podman reads it from CONTAINERS_CONF.
-mkdirSync(CACHE, { recursive: true });
-const containersConf = join(CACHE, 'containers.conf');
-writeFileSync(
-  containersConf,
-  `[containers]\ndefault_ulimits = []\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\nruntime = "runc"\n`,
-);
-const podmanEnv = { ...process.env, CONTAINERS_CONF: containersConf };
-
-function podman(podmanArgs, { input, quiet = false, allowFail = false } = {}) {
-  const all = ['--runtime', runc, '--cgroup-manager', 'cgroupfs', ...podmanArgs];
-  if (!quiet) console.log(`$ podman ${podmanArgs.join(' ')}`);
-  const result = spawnSync('podman', all, {
-    env: podmanEnv,
-    input,
-    encoding: 'utf8',
-    stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (result.status !== 0 && !allowFail)
-    fail(
-      `podman ${podmanArgs.slice(0, 3).join(' ')} exited ${result.status}:\n${(result.stderr || '').slice(-4000)}`,
-    );
-  return result;
-}
-/** podman with its output streamed (builds: long and worth watching). */
-function podmanStreamed(podmanArgs) {
-  console.log(`$ podman ${podmanArgs.join(' ')}`);
-  const result = spawnSync('podman', ['--runtime', runc, '--cgroup-manager', 'cgroupfs', ...podmanArgs], {
-    env: podmanEnv,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (result.status !== 0) fail(`podman ${podmanArgs.slice(0, 2).join(' ')} exited ${result.status}`);
-}
-const imageExists = (ref) => podman(['image', 'exists', ref], { quiet: true, allowFail: true }).status === 0;
-
-// ---- the Node base image, from Debian's archive and this machine's Node ----
-function buildBaseImage() {
-  if (imageExists(BASE_IMAGE)) return console.log(`${BASE_IMAGE} present`);
-  step(`building ${BASE_IMAGE} (debootstrap bookworm minbase + this machine's Node)`);
-  if (!which('debootstrap')) fail('debootstrap is not installed (apt-get install -y debootstrap)');
-  const rootfs = join(CACHE, 'rootfs');
-  if (!existsSync(join(rootfs, 'etc/debian_version'))) {
-    rmSync(rootfs, { recursive: true, force: true });
-    execFileSync(
-      'debootstrap',
-      ['--variant=minbase', '--include=ca-certificates', 'bookworm', rootfs, 'http://deb.debian.org/debian'],
-      { stdio: 'inherit' },
-    );
-  }
-  const node = realpathSync(which('node'));
-  const npmDir = realpathSync(join(dirname(node), '../lib/node_modules/npm'));
-  execFileSync('cp', [node, join(rootfs, 'usr/bin/node')]);
-  mkdirSync(join(rootfs, 'usr/lib/node_modules'), { recursive: true });
-  rmSync(join(rootfs, 'usr/lib/node_modules/npm'), { recursive: true, force: true });
-  execFileSync('cp', ['-a', npmDir, join(rootfs, 'usr/lib/node_modules/npm')]);
-  execFileSync('ln', ['-sf', '../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/bin/npm')]);
-  execFileSync('ln', ['-sf', '../lib/node_modules/npm/bin/npx-cli.js', join(rootfs, 'usr/bin/npx')]);
-  // The `node` user (uid 1000) the images run as, as in the official node images.
-  const passwd = readFileSync(join(rootfs, 'etc/passwd'), 'utf8');
-  if (!passwd.includes('\nnode:'))
-    execFileSync('chroot', [rootfs, 'useradd', '-m', '-u', '1000', '-U', '-s', '/bin/bash', 'node']);
-  // This machine's extra certificate authorities (an egress proxy's), so npm and apt in the builds
-  // trust what the host trusts; Node reads the system bundle through NODE_EXTRA_CA_CERTS.
-  const extraCas = '/usr/local/share/ca-certificates';
-  if (existsSync(extraCas)) execFileSync('cp', ['-a', `${extraCas}/.`, join(rootfs, extraCas)]);
-  execFileSync('chroot', [rootfs, 'update-ca-certificates'], { stdio: 'ignore' });
-  // and npm's global settings (e.g. its cafile), as this machine's npm has them; with Node's headers, so
-  // node-gyp compiles native modules without downloading them (nodedir).
-  const npmrc = join(dirname(node), '../etc/npmrc');
-  let settings = existsSync(npmrc) ? readFileSync(npmrc, 'utf8') : '';
-  const headers = join(dirname(node), '../include/node');
-  if (existsSync(headers)) {
-    mkdirSync(join(rootfs, 'usr/include'), { recursive: true });
-    rmSync(join(rootfs, 'usr/include/node'), { recursive: true, force: true });
-    execFileSync('cp', ['-a', headers, join(rootfs, 'usr/include/node')]);
-    settings += `${settings && !settings.endsWith('\n') ? '\n' : ''}nodedir=/usr\n`;
-  }
-  mkdirSync(join(rootfs, 'usr/etc'), { recursive: true });
-  writeFileSync(join(rootfs, 'usr/etc/npmrc'), settings);
-  execFileSync('chroot', [rootfs, 'apt-get', 'clean']);
-  const tar = spawnSync('tar', ['-C', rootfs, '-c', '.'], { maxBuffer: 2 * 1024 * 1024 * 1024 });
-  if (tar.status !== 0) fail('tar of the base rootfs failed');
-  const imported = spawnSync(
-    'podman',
-    [
-      '--runtime',
-      runc,
-      'import',
-      '--change',
-      'CMD ["node"]',
-      '--change',
-      'ENV PATH=/usr/local/bin:/usr/bin:/bin',
-      '--change',
-      'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt',
-      '-',
-      BASE_IMAGE,
-    ],
-    { env: podmanEnv, input: tar.stdout, stdio: ['pipe', 'inherit', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (imported.status !== 0) fail('podman import of the base image failed');
-  const version = podman(['run', '--rm', '--network', 'host', BASE_IMAGE, 'node', '--version'], {
-    quiet: true,
-  });
-  console.log(`${BASE_IMAGE}: node ${version.stdout.trim()}`);
-}
-
-// ---- the build context: the working tree without anything built or installed ----
-function snapshotContext(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  })
-    .toString()
-    .split('\0')
-    .filter((f) => f && existsSync(join(root, f)));
-  const list = join(CACHE, 'context-files');
-  writeFileSync(list, files.join('\0'));
-  execFileSync('sh', ['-c', `tar -C '${root}' --null -T '${list}' -c | tar -C '${dir}' -x`]);
-}
-
-const dockerfiles = () =>
-  execFileSync('ls', [join(root, 'docker')])
-    .toString()
-    .split('\n')
-    .filter((f) => f.startsWith('Dockerfile.') && !f.endsWith('.dockerignore'))
-    .map((f) => f.slice('Dockerfile.'.length));
-
-function buildImage(name, context, tag = `localhost/portal-${name}:latest`) {
-  podmanStreamed([
-    'build',
-    // docker format: OCI images drop HEALTHCHECK.
-    '--format',
-    'docker',
-    '--network',
-    'host',
-    '--layers',
-    '--build-arg',
-    `NODE_IMAGE=${BASE_IMAGE}`,
-    '-f',
-    join(context, `docker/Dockerfile.${name}`),
-    '-t',
-    tag,
-    context,
-  ]);
 }
 
 // ---- HTTP checks ----
@@ -259,7 +104,7 @@ const DATABASE_URL = `${databaseServer}/${TEST_DB}`;
 const REDIS_URL = `${redisServer}/${REDIS_DB}`;
 const work = mkdtempSync(join(tmpdir(), 'portal-containers-'));
 const context = join(CACHE, 'context');
-const names = dockerfiles();
+const names = dockerfileNames();
 
 // Every process on its local port + 20000; the artefacts' /health ports one each from 28100.
 const artefactPorts = {};
@@ -311,7 +156,7 @@ function teardown() {
 
 async function main() {
   console.log(
-    `podman ${podman(['--version'], { quiet: true }).stdout.trim()}, runtime ${runc}, CONTAINERS_CONF=${containersConf}`,
+    `podman ${podman(['--version'], { quiet: true }).stdout.trim()}, runtime ${runc()}, CONTAINERS_CONF=${containersConf()}`,
   );
   buildBaseImage();
 
