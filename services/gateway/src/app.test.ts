@@ -315,6 +315,23 @@ describe('proxying by the route table', () => {
       await live.app.close();
     });
 
+    it("sends a POST to the other instance when an instance's name does not resolve (a stopped container)", async () => {
+      const live = await instance('live');
+      // compose's DNS drops a stopped container's name: the lookup fails (ENOTFOUND), nothing is sent.
+      const stopped = 'http://stopped-instance.invalid:3001';
+      const app = await gateway({
+        serviceUrls: { ...config.serviceUrls, identity: `${stopped},${live.url}` },
+      });
+      for (let i = 0; i < 4; i++) {
+        const answer = await app.inject({ method: 'POST', url: '/api/v1.0/login', payload: { i } });
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json()).toEqual({ instance: 'live', method: 'POST', body: { i } });
+      }
+      expect(live.bodies).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }, { i: 3 }]);
+      await app.close();
+      await live.app.close();
+    });
+
     it('leaves an instance that closes its connections (it is stopping) out of the turn', async () => {
       const [a, b] = [await instance('a', { closing: true }), await instance('b')];
       const app = await gateway({

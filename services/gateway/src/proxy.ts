@@ -75,13 +75,14 @@ const RETRIED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * restarting, or this instance just stopped listening), or a kept-alive connection the service closed as
  * the request went out (undici's 'other side closed'). A GET sent again then reaches the new process.
  */
-const RETRIED_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
+const RETRIED_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'UND_ERR_SOCKET']);
 
 /**
- * A refused connection: nothing was sent, so any request (a POST too) may go to another instance of the
- * service instead.
+ * No connection made: refused, or the instance's name did not resolve (a stopped container's name leaves
+ * the compose network's DNS until it starts again: ENOTFOUND; EAI_AGAIN when the DNS did not answer).
+ * Nothing was sent, so any request (a POST too) may go to another instance of the service instead.
  */
-const REFUSED = 'ECONNREFUSED';
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** The error reply-from reports, or the undici/system error it wraps. */
 const codesOf = (error: unknown): string[] => {
@@ -261,8 +262,8 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
       onError: (reply, { error }) => noAnswer(reply as FastifyReply, error),
       // An answer, 503s included, is the service's and is passed on (reply-from's default would retry GETs
       // answered 503 up to ten times). A failed connection is sent again:
-      //  - refused (nothing was sent): at once to another instance of the service, any method, each
-      //    instance once;
+      //  - refused or its name unresolved (nothing was sent): at once to another instance of the service,
+      //    any method, each instance once;
       //  - refused by every instance, or closed before any answer (a kept-alive connection the service
       //    closed as the request went out): idempotent requests without a body once more after
       //    retryDelayMs (a rolling restart of a single instance), to the next instance in turn.
@@ -287,7 +288,7 @@ async function proxyPlugin(app: FastifyInstance, options: ProxyOptions): Promise
           req.url = next;
           return delay;
         };
-        if (codes.includes(REFUSED)) {
+        if (codes.some((code) => NOT_CONNECTED.has(code))) {
           pool.markDown(tried.at(-1)!);
           const other = pool.pick(new Set(tried));
           // reply-from takes 0 as "no retry": 1 ms is "at once".
