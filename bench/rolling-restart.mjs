@@ -17,13 +17,19 @@
 // --compose: the same load and the same restarts against the compose deployment (docker/compose.yml: two
 // instances of every service, `<name>` and `<name>-2`, behind the gateway), already up: each instance in
 // turn is stopped (`compose stop`: SIGTERM, then SIGKILL after --stop-timeout, default 30 s), started and
-// waited for until its health check says healthy. The request console's request and the densest tiles are
-// read with psql in the postgres container. Writes bench/results/rolling-restart-compose.json.
-//   node bench/rolling-restart.mjs --compose [--gateway http://localhost:8080] [--compose-command "docker compose"]
-// (podman-compose is used when `docker compose` is not there.)
-import { spawnSync } from 'node:child_process';
+// waited for until its health check says healthy. The densest tiles and a SAVi request are read with psql
+// in the postgres container (without a SAVi request, one is logged through the gateway as the demo admin).
+// Writes bench/results/rolling-restart-compose.json. The deployment needs identity's login limits raised,
+// as the process mode's portal has them: docker/compose.bench.yml on top of compose.yml.
+//   node bench/rolling-restart.mjs --compose [--gateway http://localhost:8080] [--compose-command "…"]
+// --compose-command is the compose command up to its subcommand, files and project included; without it
+// `docker compose -f docker/compose.yml`, else `podman-compose -f docker/compose.yml`. Containers are
+// inspected with podman when the command names podman, else with docker. On a machine with no Docker
+// daemon and no registry: --compose-command "node scripts/compose-podman.mjs compose" (docker/README.md).
+import { execFile, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { startProcess, waitUntilReady } from '../scripts/lib/processes.mjs';
 import { sleep } from '../scripts/lib/system.mjs';
 import {
@@ -335,40 +341,64 @@ export async function measureRestarts({ instances = 2, clients = 20, settleMs = 
 
 // ---- the compose deployment ----
 
-/** `docker compose` when the docker CLI has it (and a daemon), else podman-compose; or says neither runs. */
+/** The compose command with its files: as given, else `docker compose` (with a daemon), else podman-compose. */
 function composeCommand(given) {
-  if (given) return given.split(' ');
+  if (given) return given.split(' ').filter(Boolean);
+  const file = new URL('../docker/compose.yml', import.meta.url).pathname;
   const docker = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
-  if (docker.status === 0) return ['docker', 'compose'];
-  if (spawnSync('podman-compose', ['version'], { encoding: 'utf8' }).status === 0) return ['podman-compose'];
+  if (docker.status === 0) return ['docker', 'compose', '-f', file];
+  if (spawnSync('podman-compose', ['version'], { encoding: 'utf8' }).status === 0)
+    return ['podman-compose', '-f', file];
   throw new Error(
-    'neither `docker compose` nor podman-compose runs here: start the compose deployment where containers run, or use the process mode (without --compose)',
+    'neither `docker compose` nor podman-compose runs here: start the compose deployment where containers run (docker/README.md), or use the process mode (without --compose)',
   );
 }
 
+const execFileAsync = promisify(execFile);
+const PSQL = ['exec', '-T', 'postgres', 'psql', '-U', 'postgres', '-d', 'portal', '-AtF', ','];
+
 function composeRunner(command) {
-  const file = new URL('../docker/compose.yml', import.meta.url).pathname;
-  const engine = command[0] === 'podman-compose' ? 'podman' : command[0];
-  const run = (args, { allowFail = false } = {}) => {
-    const result = spawnSync(command[0], [...command.slice(1), '-f', file, ...args], { encoding: 'utf8' });
-    if (result.status !== 0 && !allowFail)
-      throw new Error(`${command.join(' ')} ${args.join(' ')}: ${result.stderr || result.stdout}`);
-    return result.stdout.trim();
-  };
-  const inspect = (id, format) =>
-    spawnSync(engine, ['inspect', '--format', format, id], { encoding: 'utf8' }).stdout.trim();
+  const engine = command.some((part) => part.includes('podman')) ? 'podman' : 'docker';
+  // While the load runs everything is asynchronous: a synchronous child would hold the clients' event
+  // loop (no request sent or answered) for as long as each `compose stop` takes.
+  const run = async (args) =>
+    (
+      await execFileAsync(command[0], [...command.slice(1), ...args], { maxBuffer: 16 * 1024 * 1024 })
+    ).stdout.trim();
+  const inspect = async (id, format) =>
+    (await execFileAsync(engine, ['inspect', '--format', format, id])).stdout.trim();
   return {
     run,
-    container: (service) => run(['ps', '-aq', service]).split('\n')[0],
+    container: async (service) => (await run(['ps', '-aq', service])).split('\n')[0],
     health: (id) => inspect(id, '{{if .State.Health}}{{.State.Health.Status}}{{end}}'),
-    exitCode: (id) => Number(inspect(id, '{{.State.ExitCode}}')),
+    exitCode: async (id) => Number(await inspect(id, '{{.State.ExitCode}}')),
     /** Rows of a query in the deployment's database (psql in the postgres container), as arrays. */
-    sql: (query) =>
-      run(['exec', '-T', 'postgres', 'psql', '-U', 'postgres', '-d', 'portal', '-AtF', ',', '-c', query])
+    sql: async (query) =>
+      (await run([...PSQL, '-c', query]))
         .split('\n')
         .filter(Boolean)
         .map((line) => line.split(',')),
   };
+}
+
+/** A SAVi request logged through the gateway (the request tool's form, at the densest parcel's point). */
+async function logSaviRequest(gateway, cookie, { lat, lng }) {
+  const answer = await send(gateway, cookie, {
+    method: 'PUT',
+    path: '/api/v1.0/request/',
+    body: {
+      requestType: 'SAVI',
+      requestSubType: 'Replacement Value Estimate',
+      Searched_For: 'rolling-restart bench',
+      mode: 'gps',
+      coordinates: { lat, lng },
+      coordinateArray: [lat, lng],
+      map: { lat, lng, zoom: 18 },
+      idempotencyKey: 'rolling-restart-bench-savi',
+    },
+  });
+  if (answer.status !== 201)
+    throw new Error(`logging a SAVi request answered ${answer.status}: ${answer.text}`);
 }
 
 /**
@@ -381,21 +411,29 @@ export async function measureComposeRestarts({
   gateway = 'http://localhost:8080',
   command,
   stopTimeout = 30,
+  healthyWithinMs = 180_000,
 } = {}) {
   const compose = composeRunner(composeCommand(command));
   const services = routedServices();
-  const tileRows = compose.sql(
+  const parcels = await compose.sql(
     `WITH c AS (SELECT ST_X(ST_PointOnSurface(geom)) AS lng, ST_Y(ST_PointOnSurface(geom)) AS lat FROM geo.parcels)
-     SELECT floor((lng + 180) / 360 * 16384)::int, floor((1 - ln(tan(radians(lat)) + 1 / cos(radians(lat))) / pi()) / 2 * 16384)::int
+     SELECT floor((lng + 180) / 360 * 16384)::int, floor((1 - ln(tan(radians(lat)) + 1 / cos(radians(lat))) / pi()) / 2 * 16384)::int,
+            avg(lat), avg(lng)
      FROM c GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 50`,
   );
-  const [[requestId] = []] = compose.sql(FIRST_SAVI_REQUEST);
-  if (!tileRows.length || !requestId)
+  if (!parcels.length)
     throw new Error(
-      'the compose database has no parcels or no SAVi request: load geodata and log a request first',
+      'the compose database has no parcels: load geodata first (the geodata one-shot, docker/README.md)',
     );
-  const mix = await mixOf({ tiles: tileRows.map(([x, y]) => ({ x: Number(x), y: Number(y) })), requestId });
   const cookie = await adminCookie(gateway);
+  let [[requestId] = []] = await compose.sql(FIRST_SAVI_REQUEST);
+  if (!requestId) {
+    const [, , lat, lng] = parcels[0];
+    await logSaviRequest(gateway, cookie, { lat: Number(lat), lng: Number(lng) });
+    [[requestId] = []] = await compose.sql(FIRST_SAVI_REQUEST);
+  }
+  const tiles = parcels.map(([x, y]) => ({ x: Number(x), y: Number(y) }));
+  const mix = await mixOf({ tiles, requestId });
   await checkMix(gateway, cookie, mix);
   log(`compose: 2 instances of ${services.join(', ')}; ${clients} clients through ${gateway}`);
   const load = startLoad(gateway, cookie, mix, clients);
@@ -403,13 +441,18 @@ export async function measureComposeRestarts({
   const restarts = [];
   for (const service of services) {
     for (const instance of [service, `${service}-2`]) {
-      const id = compose.container(instance);
+      const id = await compose.container(instance);
       const signalled = Date.now();
-      compose.run(['stop', '-t', String(stopTimeout), instance]);
+      await compose.run(['stop', '-t', String(stopTimeout), instance]);
       const exitedAt = Date.now();
-      const exitCode = compose.exitCode(id);
-      compose.run(['start', instance]);
-      while (compose.health(compose.container(instance)) !== 'healthy') await sleep(250);
+      const exitCode = await compose.exitCode(id);
+      await compose.run(['start', instance]);
+      // (`compose start` starts the same container: its id stays.)
+      while ((await compose.health(id)) !== 'healthy') {
+        if (Date.now() - exitedAt > healthyWithinMs)
+          throw new Error(`${instance} not healthy ${healthyWithinMs / 1000} s after its start`);
+        await sleep(250);
+      }
       const readyAt = Date.now();
       await sleep(settleMs);
       const during = load.outcomes.filter((o) => o.at >= signalled && o.at <= Date.now());

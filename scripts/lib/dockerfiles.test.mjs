@@ -73,3 +73,18 @@ for (const { file, text, service } of serviceImages) {
     );
   });
 }
+
+// Every image's health check names its retries: Docker takes an unset count as 3, podman (4.3, under
+// docker-compose through its Docker API) as 0, so one slow check on a busy host made a container unhealthy
+// and stopped `compose up` (docker/README.md, "compose.yml on a machine with no registry").
+test('every HEALTHCHECK of docker/ names its retries (podman takes an unset count as 0)', () => {
+  const unset = readdirSync(DOCKER)
+    .filter((file) => /^Dockerfile\.[a-z-]+$/.test(file))
+    .flatMap((file) =>
+      readFileSync(path.join(DOCKER, file), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('HEALTHCHECK') && !/--retries=\d+/.test(line))
+        .map(() => file),
+    );
+  assert.deepEqual(unset, [], `add --retries=3 (Docker's default) to the HEALTHCHECK of ${unset.join(', ')}`);
+});
