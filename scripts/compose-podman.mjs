@@ -22,7 +22,9 @@
 //    run with `-p portal --project-directory docker` (relative paths as for compose.yml itself) and the
 //    settings written to an env file there (PORTAL_PORT, PUBLIC_URL, PROMETHEUS_PORT, SHARED_DATA_DIR);
 //    Each --file adds an override after compose.local-images.yml (kept for `compose` and `down`);
-// 5. `up -d --no-build` (every service but Grafana), then waits for the gateway's /ready.
+// 5. `up -d --no-build` (every service but Grafana), then waits for the gateway's /ready. When compose
+//    stops at a dependency a slow health check made unhealthy, waits until all are healthy and starts
+//    what has no container yet (`startTheRest`).
 // The rolling-restart bench runs against it (with docker/compose.bench.yml: the login limits raised) with
 //   node bench/rolling-restart.mjs --compose --gateway http://localhost:<port> \
 //     --compose-command "node scripts/compose-podman.mjs compose"
@@ -224,6 +226,16 @@ function compose(args, { allowFail = false } = {}) {
   return result.status;
 }
 
+/** docker-compose's output lines (quiet). */
+function composeOutput(args) {
+  const result = spawnSync('docker-compose', [...composeArgs(), ...args], {
+    env: composeEnv(),
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) fail(`docker-compose ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean);
+}
+
 /** compose.yml without its top-level `name:` (docker-compose 1.29 refuses it), and the settings. */
 function writeComposeFiles(port, extraFiles) {
   mkdirSync(STATE, { recursive: true });
@@ -292,6 +304,46 @@ async function waitForGateway(port, seconds) {
   fail(`${url} did not answer 200 within ${seconds} s (last: ${last})`);
 }
 
+/** The project's containers (names) that have a health check and are not healthy now. */
+const notHealthy = () =>
+  ['starting', 'unhealthy'].flatMap((health) =>
+    podman(
+      [
+        'ps',
+        '--filter',
+        `label=com.docker.compose.project=${PROJECT}`,
+        '--filter',
+        `health=${health}`,
+        '--format',
+        '{{.Names}}',
+      ],
+      { quiet: true },
+    )
+      .stdout.split('\n')
+      .filter(Boolean),
+  );
+
+/**
+ * When `up` stopped at an unhealthy dependency. On a busy 2-core host a health check (a `node -e` fetch of
+ * /ready, 3 s timeout) can time out three times running while compose starts the rest — every `up` runs
+ * the one-shots again — and compose then starts nothing that depends on that container, though it is
+ * healthy again at the next check. So: wait until every container with a check is healthy, then start
+ * the services that have no container yet, their dependencies being up.
+ */
+async function startTheRest() {
+  const until = Date.now() + 300_000;
+  let waiting = notHealthy();
+  while (waiting.length && Date.now() < until) {
+    console.log(`waiting for ${waiting.join(', ')} to be healthy`);
+    await sleep(5_000);
+    waiting = notHealthy();
+  }
+  if (waiting.length) fail(`not healthy within 5 minutes: ${waiting.join(', ')}`);
+  const services = composeOutput(['config', '--services']).filter((service) => service !== 'grafana');
+  const missing = services.filter((service) => composeOutput(['ps', '-aq', service]).length === 0);
+  if (missing.length) compose(['up', '-d', '--no-build', '--no-deps', ...missing]);
+}
+
 // ---- the commands ----
 
 async function up() {
@@ -312,7 +364,7 @@ async function up() {
       .join(' ')})`,
   );
   const started = Date.now();
-  compose(['up', '-d', '--no-build']);
+  if (compose(['up', '-d', '--no-build'], { allowFail: true }) !== 0) await startTheRest();
   await waitForGateway(port, 300);
   console.log(
     `\nThe portal answers on http://localhost:${port} (up in ${Math.round((Date.now() - started) / 1000)} s).\n` +
