@@ -45,7 +45,9 @@ import {
   podmanEnv,
   podmanFlags,
   root,
+  sleep,
   snapshotContext,
+  waitForReady,
   which,
 } from './lib/podman.mjs';
 
@@ -70,7 +72,6 @@ const option = (name, fallback) => {
   return at >= 0 ? rest[at + 1] : fallback;
 };
 const options = (name) => rest.flatMap((arg, i) => (arg === `--${name}` ? [rest[i + 1]] : []));
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---- podman's Docker-compatible API ----
 
@@ -287,23 +288,6 @@ function buildImages(skipBuild) {
   if (missing.length) fail(`images missing (run without --skip-build): ${missing.join(', ')}`);
 }
 
-async function waitForGateway(port, seconds) {
-  const url = `http://127.0.0.1:${port}/ready`;
-  const until = Date.now() + seconds * 1000;
-  let last = '';
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(3_000) });
-      if (res.ok) return;
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = err.cause?.code || err.message;
-    }
-    await sleep(2_000);
-  }
-  fail(`${url} did not answer 200 within ${seconds} s (last: ${last})`);
-}
-
 /** The project's containers (names) that have a health check and are not healthy now. */
 const notHealthy = () =>
   ['starting', 'unhealthy'].flatMap((health) =>
@@ -365,7 +349,7 @@ async function up() {
   );
   const started = Date.now();
   if (compose(['up', '-d', '--no-build'], { allowFail: true }) !== 0) await startTheRest();
-  await waitForGateway(port, 300);
+  await waitForReady(`http://127.0.0.1:${port}/ready`, 300, 2_000);
   console.log(
     `\nThe portal answers on http://localhost:${port} (up in ${Math.round((Date.now() - started) / 1000)} s).\n` +
       `  node scripts/compose-podman.mjs compose ps\n` +

@@ -45,7 +45,9 @@ import {
   podmanStreamed,
   root,
   runc,
+  sleep,
   snapshotContext,
+  waitForReady,
   which,
 } from './lib/podman.mjs';
 
@@ -68,22 +70,6 @@ if (!which('podman')) {
 }
 
 // ---- HTTP checks ----
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function waitFor(url, seconds) {
-  const until = Date.now() + seconds * 1000;
-  let last = '';
-  while (Date.now() < until) {
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
-    } catch (err) {
-      last = err.cause?.code || err.message;
-    }
-    await sleep(1000);
-  }
-  fail(`${url} did not answer 200 within ${seconds} s (last: ${last})`);
-}
 async function get(path, init) {
   const response = await fetch(`${PORTAL}${path}`, { ...init, signal: AbortSignal.timeout(15000) });
   return { status: response.status, headers: response.headers, text: await response.text() };
@@ -297,9 +283,9 @@ async function main() {
   play('gateway', ['gateway.yaml']);
 
   step('the portal answers');
-  await waitFor(`${PORTAL}/ready`, 120);
+  await waitForReady(`${PORTAL}/ready`, 120);
   for (const s of JSON.parse(readFileSync(join(root, 'config/services.json'), 'utf8')).services)
-    await waitFor(`http://127.0.0.1:${s.port + PORT_SHIFT}/ready`, 120).then(() =>
+    await waitForReady(`http://127.0.0.1:${s.port + PORT_SHIFT}/ready`, 120).then(() =>
       console.log(`ok  ${s.name} ready`),
     );
   const home = await get('/');
@@ -425,7 +411,7 @@ async function checkPrometheus() {
     { stdio: 'ignore' },
   );
   try {
-    await waitFor(`http://${address}/-/ready`, 60);
+    await waitForReady(`http://${address}/-/ready`, 60);
     let down = targets.map((t) => t.target);
     for (let i = 0; i < 60 && down.length; i++) {
       await sleep(1000);

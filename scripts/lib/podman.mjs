@@ -212,3 +212,22 @@ export function buildImage(
     context,
   ]);
 }
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `url` answers 200 (a container's /ready), polling every `everyMs`; fails after `seconds`. */
+export async function waitForReady(url, seconds, everyMs = 1000) {
+  const until = Date.now() + seconds * 1000;
+  let last = '';
+  while (Date.now() < until) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (err) {
+      last = err.cause?.code || err.message;
+    }
+    await sleep(everyMs);
+  }
+  fail(`${url} did not answer 200 within ${seconds} s (last: ${last})`);
+}
