@@ -94,40 +94,41 @@ const SCREENS = [
     map: true,
   },
   { path: '/requests/insight', account: 'admin@portal.test' },
-  // mf-reportbuilder (the request as created: no sections yet, so the section, building and improvement
-  // screens show their "not found" state; their code is what loads)
-  { path: '/reportbuilder/property-overview', account: 'operator@portal.test', query: 'requestID={request}' },
+  // mf-reportbuilder: a report as a valuer sees it while building it (benchReport: a request in progress
+  // with a residential section, its building and their improvements), each screen on that section,
+  // building or improvement ({report} and the ids REPORT_SECTION_ID and 0)
+  { path: '/reportbuilder/property-overview', account: 'operator@portal.test', query: 'requestID={report}' },
   {
     path: '/reportbuilder/section-overview',
     account: 'operator@portal.test',
-    query: 'requestID={request}&sectionID=0',
+    query: 'requestID={report}&sectionID={section}',
   },
   {
     path: '/reportbuilder/building-overview',
     account: 'operator@portal.test',
-    query: 'requestID={request}&sectionID=0&buildingID=0',
+    query: 'requestID={report}&sectionID={section}&buildingID=0',
   },
   {
     path: '/reportbuilder/building-improvement-overview',
     account: 'operator@portal.test',
-    query: 'requestID={request}&sectionID=0&buildingID=0&improvementID=0',
+    query: 'requestID={report}&sectionID={section}&buildingID=0&improvementID=0',
   },
   {
     path: '/reportbuilder/section-improvement-overview',
     account: 'operator@portal.test',
-    query: 'requestID={request}&sectionID=0&improvementID=0',
+    query: 'requestID={report}&sectionID={section}&improvementID=0',
   },
   {
     path: '/reportbuilder/leaflet-page',
     account: 'operator@portal.test',
-    query: 'requestID={request}&sectionID=0&improvementID=0',
+    query: 'requestID={report}&sectionID={section}&improvementID=0',
     map: true,
   },
-  { path: '/reportbuilder/view-report', account: 'operator@portal.test', query: 'requestID={request}' },
+  { path: '/reportbuilder/view-report', account: 'operator@portal.test', query: 'requestID={report}' },
   {
     path: '/reportbuilder/edit-report-address',
     account: 'operator@portal.test',
-    query: 'requestID={request}',
+    query: 'requestID={report}',
   },
   // mf-services-admin
   { path: '/services/admin', account: 'admin@portal.test' },
@@ -221,10 +222,11 @@ async function logIn(context, baseUrl, account) {
 }
 
 /**
- * The request the request and report screens open: a SAVi request of user@portal.test at the point, made
- * once (a fixed Idempotency-Key: the same request on every run of the bench).
+ * A SAVi request of user@portal.test at the point, made once per key (a fixed Idempotency-Key: the same
+ * request on every run of the bench): `bench-screens-request-1` is the one the request screens open, as
+ * created; `bench-screens-report-1` the report screens' (benchReport).
  */
-async function benchRequest(browser, baseUrl, point) {
+async function benchRequest(browser, baseUrl, point, key = 'bench-screens-request-1') {
   const context = await browser.newContext();
   try {
     await logIn(context, baseUrl, 'user@portal.test');
@@ -245,10 +247,92 @@ async function benchRequest(browser, baseUrl, point) {
         parcel: result.parcel,
         reference: { POLICY_NUMBER: 'KM000023' },
       },
-      headers: { 'Idempotency-Key': 'bench-screens-request-1' },
+      headers: { 'Idempotency-Key': key },
     });
     if (!created.ok()) throw new Error(`request: ${created.status()} ${await created.text()}`);
     return created.headers()['location'].match(/\/request\/([^/]+)\/any/)[1];
+  } finally {
+    await context.close();
+  }
+}
+
+/** The section the report screens open (a section's id: letters, digits, '_' and '-'). */
+const REPORT_SECTION_ID = 'bench-main-house';
+
+/** An improvement as the report builder saves it (spec 02 §3). */
+const benchImprovement = (name, numberOfUnits, marker) => ({
+  name,
+  marker,
+  category: 'Paving',
+  type: 'Brick',
+  class: 'B-s',
+  rate: 385.4,
+  unit: 'm²',
+  numberOfUnits,
+});
+
+/**
+ * The request the report screens open, as a valuer has it while building the report: started (In
+ * progress) and with a residential section — a two-storey house with a paved yard, and a driveway on the
+ * section itself — saved through the report builder's API as its screens save it. Made once: a request
+ * already in progress with sections is used as it is.
+ */
+async function benchReport(browser, baseUrl, point) {
+  const id = await benchRequest(browser, baseUrl, point, 'bench-screens-report-1');
+  const context = await browser.newContext();
+  try {
+    await logIn(context, baseUrl, 'operator@portal.test');
+    const api = `${baseUrl}/api/v1.0`;
+    const report = await (await context.request.get(`${api}/reportbuilder/sections/${id}`)).json();
+    if (Object.keys(report.sections ?? {}).length) return id;
+    // New → Ready for QS (the QS check) → In progress (Start report), as the console moves it.
+    const steps =
+      { New: ['Ready for QS', 'In progress'], 'Ready for QS': ['In progress'] }[report.status] ?? [];
+    for (const status of steps) {
+      const moved = await context.request.post(`${api}/request/update_status`, { data: { _id: id, status } });
+      if (!moved.ok()) throw new Error(`update_status ${status}: ${moved.status()} ${await moved.text()}`);
+    }
+    const marker = (number) => ({ lat: point.lat, lng: point.lng, number });
+    const saved = await context.request.post(`${api}/reportbuilder/section`, {
+      data: {
+        ID: id,
+        sections: {
+          [REPORT_SECTION_ID]: {
+            name: 'Main house',
+            type: 'Residential',
+            includeImage: true,
+            comment: '',
+            marker: marker(1),
+            groups: [{ name: 'Main' }],
+            improvements: [benchImprovement('Driveway', 60, marker(2))],
+            buildings: [
+              {
+                name: 'House',
+                marker: marker(1),
+                category: 'buildings',
+                type: 'House',
+                class: 'A-s',
+                constructionType: 'Brick and Plaster',
+                rate: 8500,
+                unit: 'm²',
+                numberOfUnits: 0,
+                floors: [
+                  { size: 180, doubleVolume: false, location: 'Ground' },
+                  { size: 120, doubleVolume: false, location: 'First' },
+                ],
+                group: 'Main',
+                slope: false,
+                slopePercentage: null,
+                comment: '',
+                improvements: [benchImprovement('Paved yard', 150, marker(3))],
+              },
+            ],
+          },
+        },
+      },
+    });
+    if (!saved.ok()) throw new Error(`report sections: ${saved.status()} ${await saved.text()}`);
+    return id;
   } finally {
     await context.close();
   }
@@ -466,9 +550,14 @@ export async function measureScreens({ baseUrl, runs = 5, only, waterfall = fals
     const request = screens.some((s) => s.query?.includes('{request}'))
       ? await benchRequest(browser, baseUrl, point)
       : null;
+    const report = screens.some((s) => s.query?.includes('{report}'))
+      ? await benchReport(browser, baseUrl, point)
+      : null;
     for (const screen of screens) {
       const query = (screen.query ?? '')
         .replace('{request}', request)
+        .replace('{report}', report)
+        .replace('{section}', REPORT_SECTION_ID)
         .replace('{lat}', String(point.lat))
         .replace('{lng}', String(point.lng));
       const path = screen.path.replace(':groupId', groupId);
