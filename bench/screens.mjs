@@ -134,7 +134,8 @@ const SCREENS = [
   { path: '/services/admin', account: 'admin@portal.test' },
   { path: '/services/admin/users', account: 'admin@portal.test' },
   { path: '/services/admin/groups', account: 'admin@portal.test' },
-  { path: '/services/admin/rates', account: 'rates@portal.test' },
+  // The rates editor as it is opened, on a group (ratesHref: ?groupID=…); without one it only says so.
+  { path: '/services/admin/rates', account: 'rates@portal.test', query: 'groupID={group}' },
   { path: '/services/admin/usage', account: 'admin@portal.test' },
   { path: '/services/admin/groups/:groupId/api-keys', account: 'admin@portal.test' },
   { path: '/services/admin/groups/:groupId/webhooks', account: 'admin@portal.test' },
@@ -558,6 +559,7 @@ export async function measureScreens({ baseUrl, runs = 5, only, waterfall = fals
         .replace('{request}', request)
         .replace('{report}', report)
         .replace('{section}', REPORT_SECTION_ID)
+        .replace('{group}', groupId)
         .replace('{lat}', String(point.lat))
         .replace('{lng}', String(point.lng));
       const path = screen.path.replace(':groupId', groupId);
