@@ -18,7 +18,9 @@ export default tseslint.config(
     },
   },
   {
-    // One router for the shell and every remote: it comes from web-kit (libs/web-kit/src/router.ts).
+    // One router and one Redux Toolkit for the shell and every remote: they come from web-kit
+    // (libs/web-kit/src/router.ts, state.ts), where federation ships only what is used. Types may come
+    // from the packages themselves (they are erased).
     files: ['shell/**', 'mf-*/**', 'e2e/test-remote/**'],
     rules: {
       'no-restricted-imports': [
@@ -29,6 +31,16 @@ export default tseslint.config(
               name: 'react-router',
               message: "Import routing from '@portal/web-kit' (the one shared router).",
             },
+            ...[
+              '@reduxjs/toolkit',
+              '@reduxjs/toolkit/query',
+              '@reduxjs/toolkit/query/react',
+              'react-redux',
+            ].map((name) => ({
+              name,
+              allowTypeImports: true,
+              message: "Import Redux Toolkit from '@portal/web-kit' (its state.ts: the one shared copy).",
+            })),
           ],
         },
       ],

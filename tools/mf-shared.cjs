@@ -49,12 +49,9 @@ const shared = {
   'react/': singleton(installedVersion('react')),
   'react-dom': singleton(installedVersion('react-dom')),
   'react-dom/': singleton(installedVersion('react-dom')),
-  // react-router is a singleton too, inside @portal/web-kit: everything imports routing from web-kit's
-  // router.ts, so federation ships only the parts used (libs/web-kit/src/router.ts says why).
-  '@reduxjs/toolkit': singleton(installedVersion('@reduxjs/toolkit')),
-  // RTK Query (`@reduxjs/toolkit/query`, `/query/react`): web-kit's api and the remotes' endpoints.
-  '@reduxjs/toolkit/': singleton(installedVersion('@reduxjs/toolkit')),
-  'react-redux': singleton(installedVersion('react-redux')),
+  // react-router, Redux Toolkit (with RTK Query) and react-redux are singletons too, inside
+  // @portal/web-kit: everything imports routing from web-kit's router.ts and Redux Toolkit from its
+  // state.ts, so federation ships only the parts used (those files say why).
   '@mui/material': singleton(installedVersion('@mui/material')),
   '@mui/material/': singleton(installedVersion('@mui/material')),
   '@emotion/react': singleton(installedVersion('@emotion/react')),

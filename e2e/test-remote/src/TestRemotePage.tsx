@@ -7,8 +7,8 @@ import { useCurrentUser } from '@portal/web-kit';
 const BUILD_STAMP = process.env.TEST_REMOTE_STAMP;
 
 /**
- * Reads the current user from the shell's store through web-kit's hook: if web-kit, react-redux or
- * React were not shared singletons, this would fail (no store) or show no user.
+ * Reads the current user from the shell's store through web-kit's hook: if web-kit (with react-redux
+ * inside it) or React were not shared singletons, this would fail (no store) or show no user.
  */
 export function TestRemotePage() {
   const { user, isLoading } = useCurrentUser();

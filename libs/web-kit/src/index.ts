@@ -71,6 +71,7 @@ export { NotificationHost, useNotify } from './notifications/NotificationHost';
 
 export { portalTheme } from './theme/theme';
 export * from './router';
+export * from './state';
 export { PortalProviders } from './PortalProviders';
 
 // The maps bring OpenLayers (and the offline base map's data): loaded on first use, never with the

@@ -1,6 +1,5 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, injectSlice, type PayloadAction } from '@portal/web-kit';
 import type { IrisReport } from '@portal/contracts';
-import { injectSlice } from '@portal/web-kit';
 
 export interface IrisReportState {
   /** The open report (its data: crime, elevation, water, fire, soil), or null. */

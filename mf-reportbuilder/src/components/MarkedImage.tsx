@@ -1,10 +1,9 @@
 import { useRef, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Link, skipToken } from '@portal/web-kit';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReportMarker } from '@portal/domain';
-import { Link } from '@portal/web-kit';
 import { useImageExistsQuery } from '../api/imagesApi';
 import { croppedImageUrl, imageTargetOf, imageScreenHref } from '../report/imageTargets';
 import { markerAt, markerPoint, type ImagePoint } from '../report/markerPosition';

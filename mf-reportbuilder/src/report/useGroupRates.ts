@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { skipToken } from '@portal/web-kit';
 import type { ReportDetails } from '@portal/contracts';
 import { useGroupRatesQuery, useReportRequestQuery } from '../api/reportBuilderApi';
 import { saviRows } from './rateOptions';

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
-import type { ReportSectionsBody } from '@portal/contracts';
-import type { ReportSections, TotalsSettings } from '@portal/domain';
 import {
+  type AppDispatch,
   errorMessages,
   isPortalError,
-  useAppDispatch,
-  type AppDispatch,
   type RootState,
+  skipToken,
+  useAppDispatch,
 } from '@portal/web-kit';
+import type { ReportSectionsBody } from '@portal/contracts';
+import type { ReportSections, TotalsSettings } from '@portal/domain';
 import {
   useReportDetailsQuery,
   useReportSectionsQuery,

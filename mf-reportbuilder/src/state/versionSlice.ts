@@ -1,5 +1,4 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { injectSlice } from '@portal/web-kit';
+import { createSlice, injectSlice, type PayloadAction } from '@portal/web-kit';
 
 /**
  * The report's version as last seen, per request. One version covers the whole report (sections and

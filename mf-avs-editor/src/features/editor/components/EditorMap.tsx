@@ -1,5 +1,5 @@
 import { Suspense, useMemo, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { MapView, skipToken } from '@portal/web-kit';
 import VectorSource from 'ol/source/Vector';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -16,7 +16,6 @@ import {
   type EditorPoi,
   type LatLng,
 } from '@portal/contracts';
-import { MapView } from '@portal/web-kit';
 import {
   CaptureDate,
   COMPARE_TEXT,

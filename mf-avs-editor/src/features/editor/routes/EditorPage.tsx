@@ -1,12 +1,11 @@
 import { useCallback, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { errorMessages, skipToken, useSearchParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { LatLng } from '@portal/contracts';
-import { errorMessages, useSearchParams } from '@portal/web-kit';
 import {
   useDisplayDataQuery,
   useEditorSettingsQuery,

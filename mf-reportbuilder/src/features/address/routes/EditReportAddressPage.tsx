@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Link, skipToken, useAppDispatch } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { Link, useAppDispatch } from '@portal/web-kit';
 import { useAddressDetailsQuery, useSaveAddressMutation } from '../../../api/reportBuilderApi';
 import { propertyOverviewHref } from '../../../paths';
 import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';

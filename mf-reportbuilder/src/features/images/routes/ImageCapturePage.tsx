@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Link, skipToken, useAppDispatch, useNavigate, useSearchParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,7 +7,6 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { cropBoxValid, isPastableImage, type CropBox } from '@portal/domain';
-import { Link, useAppDispatch, useNavigate, useSearchParams } from '@portal/web-kit';
 import {
   uploadsChanged,
   useCopyImageMutation,

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Link, MapView, skipToken, useMapLayer, useSearchParams } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -18,7 +18,6 @@ import MouseWheelZoom from 'ol/interaction/MouseWheelZoom';
 import PinchZoom from 'ol/interaction/PinchZoom';
 import DragZoom from 'ol/interaction/DragZoom';
 import type { ReportMarker } from '@portal/domain';
-import { Link, MapView, useMapLayer, useSearchParams } from '@portal/web-kit';
 import { useReportRequestQuery } from '../../../api/reportBuilderApi';
 import { improvementOverviewHref } from '../../../paths';
 import { IMPROVEMENT_AND_REPORT_TEXT, TEXT } from '../../../texts';

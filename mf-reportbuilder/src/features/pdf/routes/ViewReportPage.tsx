@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Link, skipToken } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,7 +7,6 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { REPORTBUILDER_API, isReportSubmittedStatus } from '@portal/contracts';
-import { Link } from '@portal/web-kit';
 import {
   useGenerateReportMutation,
   useReportDetailsQuery,

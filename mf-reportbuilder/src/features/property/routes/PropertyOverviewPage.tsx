@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { isPortalError, Link, skipToken, useAppDispatch } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -25,7 +25,6 @@ import {
   reportTotals,
   sectionCategory,
 } from '@portal/domain';
-import { isPortalError, Link, useAppDispatch } from '@portal/web-kit';
 import {
   useReportCommentsQuery,
   useReportNoteQuery,

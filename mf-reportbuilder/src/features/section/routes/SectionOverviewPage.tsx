@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Link, skipToken, useNavigate } from '@portal/web-kit';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -29,7 +29,6 @@ import {
   sectionCategory,
   type ReportSection,
 } from '@portal/domain';
-import { Link, useNavigate } from '@portal/web-kit';
 import { useReportRequestQuery, useSubmitReportMutation } from '../../../api/reportBuilderApi';
 import { buildingOverviewHref, PATHS, propertyOverviewHref } from '../../../paths';
 import { TEXT } from '../../../texts';
