@@ -22,6 +22,7 @@ import {
 } from '../scripts/lib/processes.mjs';
 import { databaseUrl } from '../scripts/lib/settings.mjs';
 import { ROOT, sleep } from '../scripts/lib/system.mjs';
+import { reportHouse, reportImprovement } from './lib/reports.mjs';
 import { benchSessionCookie, buildProject } from './lib/services.mjs';
 import { round, timingSummary } from './stats.mjs';
 import { numberOption, benchLog } from './lib/cli.mjs';
@@ -81,38 +82,19 @@ function bigSections(sections, buildings) {
         marker: marker(s + 1),
         groups: [{ name: 'Main' }],
         improvements: [],
-        buildings: Array.from({ length: buildings }, (_, b) => ({
-          name: `Building ${b + 1}`,
-          marker: marker(b + 1),
-          category: 'buildings',
-          type: 'House',
-          class: 'A-s',
-          constructionType: 'Brick and Plaster',
-          rate: 8500,
-          unit: 'm²',
-          numberOfUnits: 0,
-          floors: [
-            { size: 120, doubleVolume: false, location: 'Ground' },
-            { size: 80, doubleVolume: true, location: 'First' },
-            { size: 45.5, doubleVolume: false, location: 'Second' },
-          ],
-          group: 'Main',
-          slope: true,
-          slopePercentage: 5,
-          comment: '',
-          improvements: [
-            {
-              name: 'Paving',
-              marker: marker(1),
-              category: 'Paving',
-              type: 'Brick',
-              class: 'B-s',
-              rate: 385.4,
-              unit: 'm²',
-              numberOfUnits: 150,
-            },
-          ],
-        })),
+        buildings: Array.from({ length: buildings }, (_, b) =>
+          reportHouse({
+            name: `Building ${b + 1}`,
+            marker: marker(b + 1),
+            floors: [
+              [120, false, 'Ground'],
+              [80, true, 'First'],
+              [45.5, false, 'Second'],
+            ],
+            slopePercentage: 5,
+            improvements: [reportImprovement('Paving', 150, marker(1))],
+          }),
+        ),
       },
     ]),
   );

@@ -34,6 +34,7 @@ import {
   waitUntilReady,
 } from '../scripts/lib/processes.mjs';
 import { databaseUrl } from '../scripts/lib/settings.mjs';
+import { reportHouse, reportImprovement } from './lib/reports.mjs';
 import { BENCH_PROCESS_ENV } from './lib/services.mjs';
 import { benchLog, flag, numberOption, option } from './lib/cli.mjs';
 import { percentile, round } from './stats.mjs';
@@ -260,18 +261,6 @@ async function benchRequest(browser, baseUrl, point, key = 'bench-screens-reques
 /** The section the report screens open (a section's id: letters, digits, '_' and '-'). */
 const REPORT_SECTION_ID = 'bench-main-house';
 
-/** An improvement as the report builder saves it (spec 02 §3). */
-const benchImprovement = (name, numberOfUnits, marker) => ({
-  name,
-  marker,
-  category: 'Paving',
-  type: 'Brick',
-  class: 'B-s',
-  rate: 385.4,
-  unit: 'm²',
-  numberOfUnits,
-});
-
 /**
  * The request the report screens open, as a valuer has it while building the report: started (In
  * progress) and with a residential section — a two-storey house with a paved yard, and a driveway on the
@@ -305,28 +294,17 @@ async function benchReport(browser, baseUrl, point) {
             comment: '',
             marker: marker(1),
             groups: [{ name: 'Main' }],
-            improvements: [benchImprovement('Driveway', 60, marker(2))],
+            improvements: [reportImprovement('Driveway', 60, marker(2))],
             buildings: [
-              {
+              reportHouse({
                 name: 'House',
                 marker: marker(1),
-                category: 'buildings',
-                type: 'House',
-                class: 'A-s',
-                constructionType: 'Brick and Plaster',
-                rate: 8500,
-                unit: 'm²',
-                numberOfUnits: 0,
                 floors: [
-                  { size: 180, doubleVolume: false, location: 'Ground' },
-                  { size: 120, doubleVolume: false, location: 'First' },
+                  [180, false, 'Ground'],
+                  [120, false, 'First'],
                 ],
-                group: 'Main',
-                slope: false,
-                slopePercentage: null,
-                comment: '',
-                improvements: [benchImprovement('Paved yard', 150, marker(3))],
-              },
+                improvements: [reportImprovement('Paved yard', 150, marker(3))],
+              }),
             ],
           },
         },
