@@ -215,24 +215,23 @@ function composeArgs() {
     ]),
   ];
 }
-const composeEnv = () => ({ ...process.env, DOCKER_HOST: `unix://${SOCKET}` });
+/** docker-compose on the deployment's files, through podman's API. */
+const spawnCompose = (args, options) =>
+  spawnSync('docker-compose', [...composeArgs(), ...args], {
+    env: { ...process.env, DOCKER_HOST: `unix://${SOCKET}` },
+    ...options,
+  });
 
 function compose(args, { allowFail = false } = {}) {
   console.log(`$ docker-compose ${args.join(' ')}`);
-  const result = spawnSync('docker-compose', [...composeArgs(), ...args], {
-    env: composeEnv(),
-    stdio: 'inherit',
-  });
+  const result = spawnCompose(args, { stdio: 'inherit' });
   if (result.status !== 0 && !allowFail) fail(`docker-compose ${args[0]} exited ${result.status}`);
   return result.status;
 }
 
 /** docker-compose's output lines (quiet). */
 function composeOutput(args) {
-  const result = spawnSync('docker-compose', [...composeArgs(), ...args], {
-    env: composeEnv(),
-    encoding: 'utf8',
-  });
+  const result = spawnCompose(args, { encoding: 'utf8' });
   if (result.status !== 0) fail(`docker-compose ${args.join(' ')}: ${result.stderr}`);
   return result.stdout.split('\n').filter(Boolean);
 }
@@ -387,11 +386,7 @@ async function main() {
   if (command === 'health-ticker') return healthTicker();
   if (command === 'compose') {
     // Pass-through (the bench's --compose-command): docker-compose's own output and exit code.
-    const result = spawnSync('docker-compose', [...composeArgs(), ...rest], {
-      env: composeEnv(),
-      stdio: 'inherit',
-    });
-    process.exitCode = result.status ?? 1;
+    process.exitCode = spawnCompose(rest, { stdio: 'inherit' }).status ?? 1;
     return;
   }
   console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\nimport ')[0]);

@@ -71,18 +71,18 @@ function forwardedHeaders(request: FastifyRequest): Record<string, string> {
 const RETRIED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Connection failures that happen before a service has seen the request: refused (the service is
- * restarting, or this instance just stopped listening), or a kept-alive connection the service closed as
- * the request went out (undici's 'other side closed'). A GET sent again then reaches the new process.
- */
-const RETRIED_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'UND_ERR_SOCKET']);
-
-/**
  * No connection made: refused, or the instance's name did not resolve (a stopped container's name leaves
  * the compose network's DNS until it starts again: ENOTFOUND; EAI_AGAIN when the DNS did not answer).
  * Nothing was sent, so any request (a POST too) may go to another instance of the service instead.
  */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Connection failures that happen before a service has seen the request: refused (the service is
+ * restarting, or this instance just stopped listening), or a kept-alive connection the service closed as
+ * the request went out (undici's 'other side closed'). A GET sent again then reaches the new process.
+ */
+const RETRIED_ERRORS = new Set([...NOT_CONNECTED, 'ECONNRESET', 'UND_ERR_SOCKET']);
 
 /** The error reply-from reports, or the undici/system error it wraps. */
 const codesOf = (error: unknown): string[] => {
